@@ -1,0 +1,12 @@
+#ifndef ORDO_HPP
+#define ORDO_HPP
+
+// Ordo: sorted-data primitives for Kokkos. The umbrella header.
+
+#include <Ordo_Comparators.hpp>
+#include <Ordo_Config.hpp>
+#include <Ordo_Merge.hpp>
+#include <Ordo_Version.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#endif

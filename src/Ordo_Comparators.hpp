@@ -1,0 +1,50 @@
+#ifndef ORDO_COMPARATORS_HPP
+#define ORDO_COMPARATORS_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace Ordo {
+
+/// Strict weak ordering used by every Ordo algorithm unless the caller passes another.
+/// For floating-point keys it is a total order: NaNs compare equal to each other and order after
+/// +inf, so that arrays holding NaNs are still sorted inputs for merge and search.
+template <class T = void>
+struct less {
+  KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return x < y || (y != y && x == x);
+    } else {
+      return x < y;
+    }
+  }
+};
+
+template <>
+struct less<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
+    return less<T>{}(x, y);
+  }
+};
+
+/// The reverse of Ordo::less: descending order, NaNs first.
+template <class T = void>
+struct greater {
+  KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
+    return less<T>{}(y, x);
+  }
+};
+
+template <>
+struct greater<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
+    return less<T>{}(y, x);
+  }
+};
+
+}  // namespace Ordo
+
+#endif

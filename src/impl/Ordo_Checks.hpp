@@ -1,0 +1,140 @@
+#ifndef ORDO_IMPL_CHECKS_HPP
+#define ORDO_IMPL_CHECKS_HPP
+
+// Argument checks shared by every device-level algorithm. They run before any kernel of the
+// algorithm and throw std::invalid_argument with a message that starts with the function's name.
+
+#include <Ordo_Config.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <impl/Ordo_Traits.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace Ordo::Impl {
+
+[[noreturn]] inline void fail(const char* function, const std::string& what) {
+  throw std::invalid_argument(std::string(function) + ": " + what);
+}
+
+template <class View>
+void check_size_at_least(const char* function, const char* name, const View& v,
+                         std::size_t needed) {
+  if (v.extent(0) < needed) {
+    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) +
+                       " elements, needs " + std::to_string(needed));
+  }
+}
+
+template <class View>
+void check_size_equal(const char* function, const char* name, const View& v, std::size_t needed,
+                      const char* reason) {
+  if (v.extent(0) != needed) {
+    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) +
+                       " elements, needs " + std::to_string(needed) + " (" + reason + ")");
+  }
+}
+
+// The bytes a rank-1 View spans, from its first element to one past its last.
+template <class View>
+std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  if (v.extent(0) == 0) return {begin, begin};
+  const auto last = reinterpret_cast<std::uintptr_t>(&v(v.extent(0) - 1));
+  return {begin, last + sizeof(typename View::value_type)};
+}
+
+template <class OutView, class InView>
+void check_no_alias(const char* function, const char* out_name, const OutView& out,
+                    const char* in_name, const InView& in) {
+  const auto [o0, o1] = byte_range(out);
+  const auto [i0, i1] = byte_range(in);
+  if (o0 < i1 && i0 < o1) {
+    fail(function, std::string(out_name) + " aliases " + in_name +
+                       " (an output may not overlap an input)");
+  }
+}
+
+// A View's memory must be reachable from the execution space at run time: the static_assert of
+// each algorithm covers the View's type, this covers unmanaged Views whose pointer lies elsewhere.
+template <class ExecSpace, class View>
+void check_reachable([[maybe_unused]] const char* function, [[maybe_unused]] const char* name,
+                     [[maybe_unused]] const View& v) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (v.extent(0) == 0) return;
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, v.data()) != cudaSuccess) {
+      (void)cudaGetLastError();
+      attr.type = cudaMemoryTypeUnregistered;
+    }
+    if (attr.type == cudaMemoryTypeUnregistered || attr.type == cudaMemoryTypeHost) {
+      if (attr.type == cudaMemoryTypeHost && attr.devicePointer != nullptr) return;
+      fail(function, std::string(name) + " points to host memory the CUDA space cannot reach");
+    }
+  } else if constexpr (is_host_space_v<ExecSpace>) {
+    if (v.extent(0) == 0) return;
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, v.data()) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    if (attr.type == cudaMemoryTypeDevice) {
+      fail(function, std::string(name) + " points to CUDA device memory a host space cannot reach");
+    }
+  }
+#endif
+}
+
+template <class ExecSpace, class View>
+constexpr void static_check_view() {
+  static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
+  static_assert(View::rank() == 1, "Ordo: Views must be rank 1");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+      "Ordo: a View's memory space is not accessible from the execution space");
+}
+
+template <class ExecSpace, class... Views>
+constexpr void static_check_views() {
+  (static_check_view<ExecSpace, Views>(), ...);
+}
+
+// Debug check: v is sorted under comp. Reports the first position where it is not.
+template <class ExecSpace, class View, class Comp>
+void check_sorted(const char* function, const char* name, const ExecSpace& space, const View& v,
+                  const Comp& comp) {
+  const std::int64_t n = v.extent(0);
+  if (n < 2) return;
+  std::int64_t first = n;
+  Kokkos::parallel_reduce(
+      "Ordo::check_sorted",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 1, n),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & f) {
+        if (comp(v(i), v(i - 1)) && i < f) f = i;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  if (first < n) {
+    fail(function, std::string(name) + " is not sorted: element " + std::to_string(first) +
+                       " orders before element " + std::to_string(first - 1));
+  }
+}
+
+inline constexpr bool debug_checks =
+#if defined(ORDO_ENABLE_DEBUG_CHECKS)
+    true;
+#else
+    false;
+#endif
+
+}  // namespace Ordo::Impl
+
+#endif

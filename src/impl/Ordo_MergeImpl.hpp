@@ -1,0 +1,195 @@
+#ifndef ORDO_IMPL_MERGEIMPL_HPP
+#define ORDO_IMPL_MERGEIMPL_HPP
+
+// Device level of merge and merge_by_key: dispatch by execution space and size.
+//   device backends: Ordo::merge::partition (merge path of every tile boundary) then
+//                    Ordo::merge::tiles (one team per tile); small inputs: one launch,
+//                    Ordo::merge::fused, whose teams co-rank their own tiles
+//   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
+
+#include <impl/Ordo_MergePath.hpp>
+#include <impl/Ordo_TileMerge.hpp>
+#include <impl/Ordo_Traits.hpp>
+#include <impl/Ordo_Tuning.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace Ordo::Impl {
+
+// Values of merge_by_key, gathered once by source index after the keys are merged.
+template <class AValues, class BValues, class OutValues>
+struct MergeValues {
+  AValues a;
+  BValues b;
+  OutValues out;
+  static constexpr bool enabled = true;
+
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t k, bool from_a, std::int64_t i) const {
+    out(k) = from_a ? a(i) : b(i);
+  }
+};
+
+struct NoValues {
+  static constexpr bool enabled = false;
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t, bool, std::int64_t) const {}
+};
+
+template <class Values>
+struct GatherEmit {
+  Values values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, bool from_a, std::int64_t i) const {
+    values.gather(k, from_a, i);
+  }
+};
+
+// One team per tile of team_size * VT outputs. Fused: the team co-ranks its tile's ends itself;
+// otherwise it reads them from `part`, written by the partition kernel.
+template <int VT, bool Fused, class ExecSpace, class AView, class BView, class OutView,
+          class PartView, class Values, class Comp>
+struct MergeTiles {
+  using Key = typename OutView::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  AView a;
+  BView b;
+  OutView out;
+  PartView part;
+  Values values;
+  Comp comp;
+
+  static std::size_t scratch_bytes(int team_size) {
+    const std::size_t tile = std::size_t(team_size) * VT;
+    return KeyTile::shmem_size(tile + 1) + (Values::enabled ? IndexTile::shmem_size(tile) : 0);
+  }
+  std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t m = a.extent(0), n = b.extent(0);
+    const int nt = member.team_size(), t = member.team_rank();
+    const std::int64_t tile_size = std::int64_t(nt) * VT;
+    const std::int64_t begin = member.league_rank() * tile_size;
+    const int count = int(begin + tile_size < m + n ? tile_size : m + n - begin);
+
+    std::int64_t a0, a1;
+    if constexpr (Fused) {
+      a0 = team_merge_path(member, a, m, b, n, begin, comp);
+      a1 = team_merge_path(member, a, m, b, n, begin + count, comp);
+    } else {
+      a0 = part(member.league_rank());
+      a1 = part(member.league_rank() + 1);
+    }
+    const int na = int(a1 - a0), nb = count - na;
+    const std::int64_t b0 = begin - a0;
+
+    KeyTile tile(member.team_scratch(0), tile_size + 1);
+    tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
+    member.team_barrier();
+
+    // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
+    const int diag = t * VT < count ? t * VT : count;
+    const int mine = count - diag < VT ? count - diag : VT;
+    const int ai = merge_path<int>(tile, 0, na, tile, na, nb, diag, comp);
+    Key keys[VT];
+    int src[VT];
+    tile_serial_merge<VT>(tile, ai, na, na + diag - ai, count, mine, comp, keys, src);
+    member.team_barrier();
+
+    // Back through scratch for coalesced stores.
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      if (k < mine) tile(diag + k) = keys[k];
+    }
+    IndexTile from;
+    if constexpr (Values::enabled) {
+      from = IndexTile(member.team_scratch(0), tile_size);
+      ORDO_UNROLL
+      for (int k = 0; k < VT; ++k) {
+        if (k < mine) from(diag + k) = src[k];
+      }
+    }
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
+      out(begin + i) = tile(i);
+      if constexpr (Values::enabled) {
+        const int s = from(i);
+        values.gather(begin + i, s < na, s < na ? a0 + s : b0 + (s - na));
+      }
+    });
+  }
+};
+
+template <class AView, class BView, class OutView, class Values, class Comp>
+struct MergeHost {
+  AView a;
+  BView b;
+  OutView out;
+  Values values;
+  std::int64_t chunks;
+  Comp comp;
+
+  void operator()(std::int64_t c) const {
+    merge_chunk(a, b, out, c, chunks, comp, GatherEmit<Values>{values});
+  }
+};
+
+// The tiled path, on any backend (host backends run it with their own team size, which tests
+// use to check it on CPU). fused selects the single-launch variant.
+template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
+void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
+                 const Values& values, const Comp& comp, bool fused) {
+  using Key = typename OutView::non_const_value_type;
+  using Tuning = MergeTuning<ExecSpace, sizeof(Key)>;
+  constexpr int vt = Tuning::vt;
+  const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+  if (total == 0) return;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (total + tile - 1) / tile;
+  using Part = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
+  if (fused) {
+    Kokkos::parallel_for(
+        "Ordo::merge::fused", policy,
+        MergeTiles<vt, true, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
+            a, b, out, Part(), values, comp});
+  } else {
+    const Part part = workspace<std::int64_t>(space, tiles + 1);
+    partition_merge_path("Ordo::merge::partition", space, a, b, part, tile, comp);
+    Kokkos::parallel_for(
+        "Ordo::merge::tiles", policy,
+        MergeTiles<vt, false, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
+            a, b, out, part, values, comp});
+  }
+}
+
+template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
+void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
+                    const Values& values, const Comp& comp) {
+  const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+  if (total == 0) return;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    // One merge-path chunk per thread; small inputs stay on one thread.
+    const std::int64_t grain = 1 << 14;
+    std::int64_t chunks = space.concurrency();
+    if (chunks > (total + grain - 1) / grain) chunks = (total + grain - 1) / grain;
+    Kokkos::parallel_for("Ordo::merge::host",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, chunks),
+                         MergeHost<AView, BView, OutView, Values, Comp>{a, b, out, values,
+                                                                        chunks, comp});
+  } else {
+    using Tuning = MergeTuning<ExecSpace, sizeof(typename OutView::non_const_value_type)>;
+    const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;
+    merge_tiled(space, a, b, out, values, comp, (total + tile - 1) / tile <= Tuning::fused_max_tiles);
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,98 @@
+#ifndef ORDO_IMPL_MERGEPATH_HPP
+#define ORDO_IMPL_MERGEPATH_HPP
+
+// The one merge-path partitioner of Ordo (seed 001's co-rank). Every primitive that splits the
+// merge of two sorted sequences into pieces (merge, sorted search, the merge phases of sort,
+// joins) calls these functions:
+//   merge_path           thread level: one binary search along a cross diagonal
+//   team_merge_path      team level: a (team_size + 1)-ary search, for kernels that partition
+//                        inside themselves (small inputs: one launch instead of two)
+//   partition_merge_path device level: the co-rank of every tile boundary, one launch
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace Ordo::Impl {
+
+// Co-rank of `diag` (seed 001): the number of elements of A among the first `diag` elements of
+// the stable merge of A = a[a_begin, a_begin + a_count) and B = b[b_begin, b_begin + b_count),
+// where on ties every element of A comes before the equal elements of B. Views or scratch Views.
+template <class Index, class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_count,
+                                        const BView& b, Index b_begin, Index b_count, Index diag,
+                                        const Comp& comp) {
+  Index lo = diag > b_count ? diag - b_count : Index(0);
+  Index hi = diag < a_count ? diag : a_count;
+  while (lo < hi) {
+    const Index mid = lo + (hi - lo) / 2;
+    // A[mid] is among the first diag outputs unless B[diag - 1 - mid] orders strictly before it.
+    if (comp(b(b_begin + diag - 1 - mid), a(a_begin + mid))) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+// The same co-rank found by a whole team: each round every thread tests one probe of the
+// remaining range, and the number of probes that lie before the answer narrows the range by a
+// factor of team_size + 1. Every thread of the team returns the result.
+template <class Member, class Index, class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION Index team_merge_path(const Member& member, const AView& a, Index a_count,
+                                             const BView& b, Index b_count, Index diag,
+                                             const Comp& comp) {
+  Index lo = diag > b_count ? diag - b_count : Index(0);
+  Index hi = diag < a_count ? diag : a_count;
+  const Index probes = member.team_size();
+  while (lo < hi) {
+    const Index width = hi - lo;
+    // Probe p (0 <= p < probes) tests position lo + (p + 1) * width / (probes + 1), clamped
+    // below hi; probes are non-decreasing, so "A[pos] goes first" holds for a prefix of them.
+    auto probe = [&](Index p) { return lo + (p + 1) * width / (probes + 1); };
+    Index before = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, probes),
+        [&](Index p, Index& count) {
+          const Index pos = probe(p);
+          if (pos < hi && !comp(b(diag - 1 - pos), a(pos))) ++count;
+        },
+        before);
+    const Index new_lo = before == 0 ? lo : probe(before - 1) + 1;
+    const Index new_hi = before == probes ? hi : (probe(before) < hi ? probe(before) : hi);
+    lo = new_lo;
+    hi = new_hi;
+  }
+  return lo;
+}
+
+// Writes to part(t) the co-rank of min(t * tile, |A| + |B|) for every t in [0, part.extent(0)).
+template <class AView, class BView, class PartView, class Comp>
+struct MergePathPartition {
+  AView a;
+  BView b;
+  PartView part;
+  std::int64_t tile;
+  Comp comp;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
+    const std::int64_t m = a.extent(0), n = b.extent(0);
+    const std::int64_t diag = t * tile < m + n ? t * tile : m + n;
+    part(t) = merge_path<std::int64_t>(a, 0, m, b, 0, n, diag, comp);
+  }
+};
+
+template <class ExecSpace, class AView, class BView, class PartView, class Comp>
+void partition_merge_path(const char* label, const ExecSpace& space, const AView& a,
+                          const BView& b, const PartView& part, std::int64_t tile,
+                          const Comp& comp) {
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),
+      MergePathPartition<AView, BView, PartView, Comp>{a, b, part, tile, comp});
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,115 @@
+#ifndef ORDO_IMPL_TILEMERGE_HPP
+#define ORDO_IMPL_TILEMERGE_HPP
+
+// Team level of merge (seed 001's tiled merge kernel, with moderngpu's register-blocked serial
+// merge): a tile of outputs whose A and B ranges sit back to back in team scratch, each thread
+// co-ranks its own vt outputs inside the tile and merges them in registers.
+
+#include <impl/Ordo_MergePath.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ORDO_UNROLL _Pragma("unroll")
+#else
+#define ORDO_UNROLL
+#endif
+
+namespace Ordo::Impl {
+
+// Sequential stable merge of a[a_begin, a_end) and b[b_begin, b_end) into out starting at
+// out_begin (seed 001's merge_sequential, taking A on ties). emit(k, from_a, index) is told where
+// each output came from, for algorithms that carry values.
+template <class AView, class BView, class OutView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void serial_merge(const AView& a, std::int64_t a_begin, std::int64_t a_end,
+                                         const BView& b, std::int64_t b_begin, std::int64_t b_end,
+                                         const OutView& out, std::int64_t out_begin,
+                                         const Comp& comp, const Emit& emit) {
+  std::int64_t k = out_begin;
+  while (a_begin < a_end && b_begin < b_end) {
+    if (comp(b(b_begin), a(a_begin))) {
+      emit(k, false, b_begin);
+      out(k++) = b(b_begin++);
+    } else {
+      emit(k, true, a_begin);
+      out(k++) = a(a_begin++);
+    }
+  }
+  for (; a_begin < a_end; ++a_begin) {
+    emit(k, true, a_begin);
+    out(k++) = a(a_begin);
+  }
+  for (; b_begin < b_end; ++b_begin) {
+    emit(k, false, b_begin);
+    out(k++) = b(b_begin);
+  }
+}
+
+struct NoEmit {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, bool, std::int64_t) const {}
+};
+
+// Chunk c of `chunks` equal pieces of the merged output: co-rank both ends, merge sequentially.
+// Host backends run one chunk per thread; merge_team runs one per team thread.
+template <class AView, class BView, class OutView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const OutView& out,
+                                        std::int64_t c, std::int64_t chunks, const Comp& comp,
+                                        const Emit& emit) {
+  const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
+  const std::int64_t d0 = total / chunks * c + (c < total % chunks ? c : total % chunks);
+  const std::int64_t d1 = d0 + total / chunks + (c < total % chunks ? 1 : 0);
+  const std::int64_t i0 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
+  const std::int64_t i1 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp);
+  serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
+}
+
+// Cooperative, coalesced load of a tile's A range a[a0, a0 + na) and B range b[b0, b0 + nb) into
+// tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with vt loads in
+// flight per thread.
+template <int VT, class Member, class AView, class BView, class TileView>
+KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0,
+                                      int na, const BView& b, std::int64_t b0, int nb,
+                                      const TileView& tile) {
+  using T = typename TileView::value_type;
+  const int nt = member.team_size(), t = member.team_rank(), count = na + nb;
+  T v[VT];
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    const int i = k * nt + t;
+    if (i < count) v[k] = i < na ? a(a0 + i) : b(b0 + (i - na));
+  }
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    const int i = k * nt + t;
+    if (i < count) tile(i) = v[k];
+  }
+}
+
+// Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in
+// B = tile[a_end, b_end)) take `count` <= VT outputs into keys[], and where each came from
+// (its tile position) into src[]. Reads stay inside tile[0, b_end], which holds b_end + 1 slots.
+template <int VT, class TileView, class Key, class Comp>
+KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int a_end, int bi,
+                                              int b_end, int count, const Comp& comp,
+                                              Key (&keys)[VT], int (&src)[VT]) {
+  Key ak = tile(ai), bk = tile(bi);
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    if (k < count) {
+      const bool take_a = ai < a_end && (bi >= b_end || !comp(bk, ak));
+      keys[k] = take_a ? ak : bk;
+      src[k] = take_a ? ai : bi;
+      if (take_a) {
+        ak = tile(++ai);
+      } else {
+        bk = tile(++bi);
+      }
+    }
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,73 @@
+#ifndef ORDO_IMPL_WORKSPACE_HPP
+#define ORDO_IMPL_WORKSPACE_HPP
+
+// Device-level algorithms that need temporary storage (the merge-path partition of large inputs)
+// take it from a grow-only buffer kept per execution space instance, so that repeated calls do not
+// allocate. Work on one instance is ordered by that instance, which makes reuse safe; a call that
+// needs more than the buffer holds replaces it (one allocation). Buffers are released before
+// Kokkos::finalize, or by Ordo::release_workspaces().
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace Ordo {
+namespace Impl {
+
+template <class MemorySpace>
+struct WorkspaceRegistry {
+  std::mutex mutex;
+  std::map<std::uint32_t, Kokkos::View<std::byte*, MemorySpace>> buffers;
+  bool hook_installed = false;
+
+  static WorkspaceRegistry& get() {
+    static WorkspaceRegistry registry;
+    return registry;
+  }
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex);
+    buffers.clear();
+  }
+};
+
+// At least `count` elements of T in the workspace of `space`, valid until the next call on the
+// same instance that asks for more.
+template <class T, class ExecSpace>
+using WorkspaceView =
+    Kokkos::View<T*, typename ExecSpace::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+template <class T, class ExecSpace>
+WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  auto& registry = WorkspaceRegistry<MemorySpace>::get();
+  const std::uint32_t key = Kokkos::Tools::Experimental::device_id(space);
+  const std::size_t bytes = count * sizeof(T) + alignof(std::max_align_t);
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  if (!registry.hook_installed) {
+    Kokkos::push_finalize_hook([] { WorkspaceRegistry<MemorySpace>::get().clear(); });
+    registry.hook_installed = true;
+  }
+  auto& buffer = registry.buffers[key];
+  if (buffer.extent(0) < bytes) {
+    buffer = Kokkos::View<std::byte*, MemorySpace>();
+    buffer = Kokkos::View<std::byte*, MemorySpace>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::workspace"), 2 * bytes);
+  }
+  return WorkspaceView<T, ExecSpace>(reinterpret_cast<T*>(buffer.data()), count);
+}
+
+}  // namespace Impl
+
+/// Frees every workspace buffer Ordo holds. Synchronization: none needed beyond the caller's
+/// guarantee that no Ordo call is in flight.
+template <class MemorySpace>
+void release_workspaces() {
+  Impl::WorkspaceRegistry<MemorySpace>::get().clear();
+}
+
+}  // namespace Ordo
+
+#endif

@@ -1,0 +1,31 @@
+#ifndef ORDO_TEST_BACKEND_HPP
+#define ORDO_TEST_BACKEND_HPP
+
+// The execution space one unit-test executable runs on: each enabled Kokkos backend builds the
+// same test sources with its own ORDO_TEST_BACKEND_<NAME> definition.
+
+#include <Kokkos_Core.hpp>
+
+namespace OrdoTest {
+
+#if defined(ORDO_TEST_BACKEND_SERIAL)
+using ExecSpace = Kokkos::Serial;
+#elif defined(ORDO_TEST_BACKEND_OPENMP)
+using ExecSpace = Kokkos::OpenMP;
+#elif defined(ORDO_TEST_BACKEND_THREADS)
+using ExecSpace = Kokkos::Threads;
+#elif defined(ORDO_TEST_BACKEND_CUDA)
+using ExecSpace = Kokkos::Cuda;
+#else
+#error "define ORDO_TEST_BACKEND_<NAME> for the unit-test executable"
+#endif
+
+using MemorySpace = ExecSpace::memory_space;
+template <class T>
+using DeviceView = Kokkos::View<T*, MemorySpace>;
+
+inline constexpr bool on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+}  // namespace OrdoTest
+
+#endif

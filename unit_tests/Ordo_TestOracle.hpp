@@ -1,0 +1,71 @@
+#ifndef ORDO_TEST_ORACLE_HPP
+#define ORDO_TEST_ORACLE_HPP
+
+// Host-side helpers shared by every primitive's tests: moving data to and from the backend,
+// poisoning outputs, and comparing bit for bit against the C++ standard library oracle.
+
+#include "Ordo_TestBackend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace OrdoTest {
+
+template <class T>
+DeviceView<T> to_device(const std::vector<T>& host, const std::string& label = "input") {
+  DeviceView<T> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.size());
+  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(
+      host.data(), host.size());
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> to_host(const View& v) {
+  auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename View::non_const_value_type>(mirror.data(),
+                                                          mirror.data() + mirror.extent(0));
+}
+
+// A recognizable byte pattern, so that an element the algorithm failed to write shows up.
+template <class T>
+T poison_value() {
+  T x;
+  std::memset(static_cast<void*>(&x), 0xA5, sizeof(T));
+  return x;
+}
+
+template <class T>
+DeviceView<T> poisoned(std::size_t n, const std::string& label = "output") {
+  DeviceView<T> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  Kokkos::deep_copy(v, poison_value<T>());
+  return v;
+}
+
+// Bitwise equality of two sequences (so that -0.0 and +0.0, or two NaNs, are told apart); reports
+// the first difference.
+template <class T>
+::testing::AssertionResult bitwise_equal(const std::vector<T>& expected,
+                                         const std::vector<T>& actual) {
+  if (expected.size() != actual.size()) {
+    return ::testing::AssertionFailure()
+           << "sizes differ: expected " << expected.size() << ", got " << actual.size();
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (std::memcmp(&expected[i], &actual[i], sizeof(T)) != 0) {
+      return ::testing::AssertionFailure() << "first difference at index " << i << " of "
+                                           << expected.size();
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace OrdoTest
+
+#endif

@@ -1,0 +1,358 @@
+// Ordo::merge, Ordo::merge_by_key and Ordo::merge_team against std::merge.
+
+#include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
+
+#include <Ordo.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+// Which device-level path a test drives.
+enum class Path { dispatch, tiled, fused };
+
+template <class T>
+using Tuning = Ordo::Impl::MergeTuning<ExecSpace, sizeof(T)>;
+
+template <class T>
+std::size_t tile_size() {
+  return std::size_t(Tuning<T>::team_size) * Tuning<T>::vt;
+}
+
+template <class T>
+std::size_t large_size() {
+  return on_host ? (std::size_t(1) << 20) : (std::size_t(1) << 22);
+}
+
+template <class T, class Comp>
+std::vector<T> sorted_input(Dist dist, std::size_t n, std::uint64_t seed, const Comp& comp) {
+  auto v = generate<T>(dist, n, seed);
+  std::sort(v.begin(), v.end(), comp);
+  return v;
+}
+
+template <class AView, class BView, class OutView, class Comp>
+void run_merge(Path path, const AView& a, const BView& b, const OutView& out, const Comp& comp) {
+  const ExecSpace space;
+  switch (path) {
+    case Path::dispatch: Ordo::merge(space, a, b, out, comp); break;
+    case Path::tiled:
+      Ordo::Impl::merge_tiled(space, a, b, out, Ordo::Impl::NoValues{}, comp, false);
+      break;
+    case Path::fused:
+      Ordo::Impl::merge_tiled(space, a, b, out, Ordo::Impl::NoValues{}, comp, true);
+      break;
+  }
+  space.fence();
+}
+
+// Merges a and b (already sorted under comp) on the backend, with out one element longer than
+// needed, and checks out against std::merge bit for bit, the spare element and the inputs untouched.
+template <class T, class Comp>
+void check_merge(Path path, const std::vector<T>& a, const std::vector<T>& b, const Comp& comp) {
+  std::vector<T> expected(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin(), comp);
+  expected.push_back(poison_value<T>());
+
+  auto da = to_device(a, "a");
+  auto db = to_device(b, "b");
+  auto out = poisoned<T>(expected.size());
+  run_merge(path, da, db, out, comp);
+  ASSERT_TRUE(bitwise_equal(expected, to_host(out)))
+      << "|a| = " << a.size() << ", |b| = " << b.size() << ", path " << int(path);
+  ASSERT_TRUE(bitwise_equal(a, to_host(da)));
+  ASSERT_TRUE(bitwise_equal(b, to_host(db)));
+}
+
+// Splits of a total size into |a| and |b|: even, lopsided, and everything on one side.
+std::vector<std::pair<std::size_t, std::size_t>> splits(std::size_t total) {
+  return {{total / 2, total - total / 2}, {total / 5, total - total / 5}, {total, 0}, {0, total}};
+}
+
+template <class T>
+class MergeTyped : public ::testing::Test {};
+
+using KeyTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
+                                  double>;
+TYPED_TEST_SUITE(MergeTyped, KeyTypes);
+
+TYPED_TEST(MergeTyped, AllDistributionsAndBoundarySizes) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  const std::size_t tile = tile_size<T>();
+  // Host chunks are 2^14 outputs; device tiles are `tile` outputs.
+  const auto sizes = test_sizes({tile, std::size_t(1) << 14}, 3 * tile + 17);
+  for (Dist dist : all_distributions()) {
+    for (std::size_t total : sizes) {
+      for (auto [m, n] : splits(total)) {
+        for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+          SCOPED_TRACE(name(dist) + " m=" + std::to_string(m) + " n=" + std::to_string(n));
+          check_merge(path, sorted_input<T>(dist, m, 1, comp), sorted_input<T>(dist, n, 2, comp),
+                      comp);
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(MergeTyped, LargeUniform) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  const std::size_t total = large_size<T>();
+  for (Path path : {Path::dispatch, Path::tiled}) {
+    check_merge(path, sorted_input<T>(Dist::uniform, total / 2 + 3, 3, comp),
+                sorted_input<T>(Dist::uniform, total / 2 - 3, 4, comp), comp);
+  }
+}
+
+TEST(Merge, DescendingWithGreater) {
+  const Ordo::greater<> comp;
+  for (std::size_t total : {std::size_t(0), std::size_t(1), tile_size<double>() + 1,
+                            std::size_t(100003)}) {
+    for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+      check_merge(path, sorted_input<double>(Dist::float_specials, total / 3, 5, comp),
+                  sorted_input<double>(Dist::float_specials, total - total / 3, 6, comp), comp);
+    }
+  }
+}
+
+// A user type with a user comparator: particles ordered by cell only, so that equal cells test
+// stability through the other member.
+struct Particle {
+  std::int32_t cell;
+  float x;
+};
+
+struct ByCell {
+  KOKKOS_INLINE_FUNCTION bool operator()(const Particle& p, const Particle& q) const {
+    return p.cell < q.cell;
+  }
+};
+
+TEST(Merge, UserTypeAndComparator) {
+  for (std::size_t total : {std::size_t(5), tile_size<Particle>() * 2 + 1, std::size_t(40000)}) {
+    std::vector<Particle> a(total / 2), b(total - total / 2);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = {std::int32_t(i * 7 % 13), float(i)};
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = {std::int32_t(i * 5 % 11), -float(i)};
+    std::stable_sort(a.begin(), a.end(), ByCell{});
+    std::stable_sort(b.begin(), b.end(), ByCell{});
+    for (Path path : {Path::dispatch, Path::tiled, Path::fused}) check_merge(path, a, b, ByCell{});
+  }
+}
+
+TEST(Merge, StridedViewsAndNoSpaceOverload) {
+  const Ordo::less<> comp;
+  const std::size_t n = 5000;
+  auto a_host = sorted_input<std::int64_t>(Dist::uniform, 2 * n, 7, comp);
+  auto b_host = sorted_input<std::int64_t>(Dist::few_distinct, n, 8, comp);
+  auto a_all = to_device(a_host);
+  auto b = to_device(b_host);
+  // Every other element of a: still sorted, LayoutStride.
+  auto a = Kokkos::subview(a_all, Kokkos::pair<std::size_t, std::size_t>(0, 2 * n));
+  Kokkos::View<std::int64_t*, Kokkos::LayoutStride, MemorySpace> a_strided(
+      a.data(), Kokkos::LayoutStride(n, 2));
+  std::vector<std::int64_t> a_even(n);
+  for (std::size_t i = 0; i < n; ++i) a_even[i] = a_host[2 * i];
+  std::vector<std::int64_t> expected(2 * n);
+  std::merge(a_even.begin(), a_even.end(), b_host.begin(), b_host.end(), expected.begin());
+  auto out = poisoned<std::int64_t>(2 * n);
+  Ordo::merge(a_strided, b, out);  // fences
+  EXPECT_TRUE(bitwise_equal(expected, to_host(out)));
+}
+
+// merge_by_key: values record where each key came from, so the oracle checks stability exactly.
+template <class Key, class Value>
+void check_merge_by_key(Path path, Dist dist, std::size_t m, std::size_t n) {
+  const Ordo::less<> comp;
+  auto a = sorted_input<Key>(dist, m, 11, comp);
+  auto b = sorted_input<Key>(dist, n, 12, comp);
+  std::vector<Value> av(m), bv(n);
+  for (std::size_t i = 0; i < m; ++i) av[i] = Value(i);
+  for (std::size_t j = 0; j < n; ++j) bv[j] = Value(m + j);
+  std::vector<std::pair<Key, Value>> ap(m), bp(n), ep(m + n);
+  for (std::size_t i = 0; i < m; ++i) ap[i] = {a[i], av[i]};
+  for (std::size_t j = 0; j < n; ++j) bp[j] = {b[j], bv[j]};
+  std::merge(ap.begin(), ap.end(), bp.begin(), bp.end(), ep.begin(),
+             [&](const auto& x, const auto& y) { return comp(x.first, y.first); });
+  std::vector<Key> ek(m + n);
+  std::vector<Value> ev(m + n);
+  for (std::size_t k = 0; k < m + n; ++k) std::tie(ek[k], ev[k]) = ep[k];
+
+  auto da = to_device(a), db = to_device(b);
+  auto dav = to_device(av), dbv = to_device(bv);
+  auto ok = poisoned<Key>(m + n);
+  auto ov = poisoned<Value>(m + n);
+  const ExecSpace space;
+  using MV = Ordo::Impl::MergeValues<decltype(dav), decltype(dbv), decltype(ov)>;
+  switch (path) {
+    case Path::dispatch: Ordo::merge_by_key(space, da, dav, db, dbv, ok, ov); break;
+    case Path::tiled:
+      Ordo::Impl::merge_tiled(space, da, db, ok, MV{dav, dbv, ov}, comp, false);
+      break;
+    case Path::fused: Ordo::Impl::merge_tiled(space, da, db, ok, MV{dav, dbv, ov}, comp, true); break;
+  }
+  space.fence();
+  ASSERT_TRUE(bitwise_equal(ek, to_host(ok))) << "m=" << m << " n=" << n;
+  ASSERT_TRUE(bitwise_equal(ev, to_host(ov))) << "m=" << m << " n=" << n;
+  ASSERT_TRUE(bitwise_equal(av, to_host(dav)));
+  ASSERT_TRUE(bitwise_equal(bv, to_host(dbv)));
+}
+
+TEST(MergeByKey, StableU32KeysU32Values) {
+  const std::size_t tile = tile_size<std::uint32_t>();
+  for (Dist dist : {Dist::few_distinct, Dist::all_equal, Dist::uniform, Dist::organ_pipe}) {
+    for (std::size_t total : test_sizes({tile}, 100000)) {
+      for (auto [m, n] : splits(total)) {
+        for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+          SCOPED_TRACE(name(dist));
+          check_merge_by_key<std::uint32_t, std::uint32_t>(path, dist, m, n);
+        }
+      }
+    }
+  }
+}
+
+TEST(MergeByKey, DoubleKeysInt64Values) {
+  for (Dist dist : {Dist::float_specials, Dist::heavy_duplicates}) {
+    for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+      check_merge_by_key<double, std::int64_t>(path, dist, 3001, 4999);
+    }
+  }
+  check_merge_by_key<double, std::int64_t>(Path::dispatch, Dist::uniform, large_size<double>() / 2,
+                                           large_size<double>() / 2 + 1);
+}
+
+// merge_team inside a user kernel: team s merges segment s of A with segment s of B.
+// (A free function: CUDA's extended lambdas may not live in gtest's private TestBody.)
+void merge_segments_in_teams(const DeviceView<std::int32_t>& a, const DeviceView<std::int32_t>& b,
+                             const DeviceView<std::int32_t>& out, int segments, std::size_t seg_a,
+                             std::size_t seg_b) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "OrdoTest::merge_team", Policy(segments, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Policy::member_type& member) {
+        const std::size_t s = member.league_rank();
+        using R = Kokkos::pair<std::size_t, std::size_t>;
+        Ordo::merge_team(member, Kokkos::subview(a, R(s * seg_a, (s + 1) * seg_a)),
+                         Kokkos::subview(b, R(s * seg_b, (s + 1) * seg_b)),
+                         Kokkos::subview(out, R(s * (seg_a + seg_b), (s + 1) * (seg_a + seg_b))));
+      });
+  Kokkos::fence();
+}
+
+TEST(MergeTeam, OneTeamPerSegment) {
+  const Ordo::less<> comp;
+  const int segments = 37;
+  const std::size_t seg_a = 300, seg_b = 211;
+  std::vector<std::int32_t> a, b, expected;
+  for (int s = 0; s < segments; ++s) {
+    auto sa = sorted_input<std::int32_t>(Dist::few_distinct, seg_a, 20 + s, comp);
+    auto sb = sorted_input<std::int32_t>(Dist::uniform, seg_b, 60 + s, comp);
+    a.insert(a.end(), sa.begin(), sa.end());
+    b.insert(b.end(), sb.begin(), sb.end());
+    std::vector<std::int32_t> e(seg_a + seg_b);
+    std::merge(sa.begin(), sa.end(), sb.begin(), sb.end(), e.begin());
+    expected.insert(expected.end(), e.begin(), e.end());
+  }
+  auto da = to_device(a), db = to_device(b);
+  auto out = poisoned<std::int32_t>(expected.size());
+  merge_segments_in_teams(da, db, out, segments, seg_a, seg_b);
+  EXPECT_TRUE(bitwise_equal(expected, to_host(out)));
+}
+
+// Errors (ORDO.md section 1): thrown before any kernel, every View left as it was.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+TEST(MergeErrors, OutTooSmall) {
+  std::vector<int> a = {1, 3, 5, 7, 9, 11}, b = {2, 4, 6, 8, 10, 12};
+  auto da = to_device(a), db = to_device(b);
+  auto out = poisoned<int>(10);
+  const auto before = to_host(out);
+  EXPECT_EQ(error_of([&] { Ordo::merge(ExecSpace(), da, db, out); }),
+            "Ordo::merge: out has 10 elements, needs 12");
+  EXPECT_TRUE(bitwise_equal(before, to_host(out)));
+  EXPECT_TRUE(bitwise_equal(a, to_host(da)));
+  EXPECT_TRUE(bitwise_equal(b, to_host(db)));
+}
+
+TEST(MergeErrors, OutAliasesInput) {
+  std::vector<int> a = {1, 3, 5, 7, 9, 11, 0, 0, 0, 0, 0, 0}, b = {2, 4, 6, 8, 10, 12};
+  auto da = to_device(a), db = to_device(b);
+  auto a_head = Kokkos::subview(da, Kokkos::pair<int, int>(0, 6));
+  const std::string what = error_of([&] { Ordo::merge(ExecSpace(), a_head, db, da); });
+  EXPECT_EQ(what.rfind("Ordo::merge: out aliases a", 0), 0u) << what;
+  EXPECT_TRUE(bitwise_equal(a, to_host(da)));
+  EXPECT_TRUE(bitwise_equal(b, to_host(db)));
+}
+
+TEST(MergeErrors, UnsortedInputUnderDebugChecks) {
+  ASSERT_TRUE(Ordo::Impl::debug_checks) << "the unit tests are built with debug checks";
+  std::vector<int> a = {1, 3, 2, 7}, b = {2, 4, 6, 8};
+  auto da = to_device(a), db = to_device(b);
+  auto out = poisoned<int>(8);
+  const auto before = to_host(out);
+  EXPECT_EQ(error_of([&] { Ordo::merge(ExecSpace(), da, db, out); }),
+            "Ordo::merge: a is not sorted: element 2 orders before element 1");
+  EXPECT_EQ(error_of([&] { Ordo::merge(ExecSpace(), db, da, out); }),
+            "Ordo::merge: b is not sorted: element 2 orders before element 1");
+  EXPECT_TRUE(bitwise_equal(before, to_host(out)));
+  EXPECT_TRUE(bitwise_equal(a, to_host(da)));
+}
+
+TEST(MergeErrors, ByKeyValueSizesAndAliases) {
+  std::vector<int> a = {1, 3}, b = {2, 4, 6};
+  std::vector<double> av = {0.5}, bv = {1.5, 2.5, 3.5};
+  auto da = to_device(a), db = to_device(b);
+  auto dav = to_device(av), dbv = to_device(bv);
+  auto ok = poisoned<int>(5);
+  auto ov = poisoned<double>(5);
+  const auto ok_before = to_host(ok);
+  const auto ov_before = to_host(ov);
+  EXPECT_EQ(error_of([&] { Ordo::merge_by_key(ExecSpace(), da, dav, db, dbv, ok, ov); }),
+            "Ordo::merge_by_key: a_values has 1 elements, needs 2 (one value per key of a)");
+  auto dav2 = to_device(std::vector<double>{0.5, 1.0});
+  auto ov_small = poisoned<double>(4);
+  EXPECT_EQ(error_of([&] { Ordo::merge_by_key(ExecSpace(), da, dav2, db, dbv, ok, ov_small); }),
+            "Ordo::merge_by_key: out_values has 4 elements, needs 5");
+  auto both = poisoned<double>(10);
+  auto keys_as_values = Kokkos::View<int*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+      reinterpret_cast<int*>(both.data()), 5);
+  const std::string what = error_of(
+      [&] { Ordo::merge_by_key(ExecSpace(), da, dav2, db, dbv, keys_as_values, both); });
+  EXPECT_EQ(what.rfind("Ordo::merge_by_key: out_values aliases out_keys", 0), 0u) << what;
+  EXPECT_TRUE(bitwise_equal(ok_before, to_host(ok)));
+  EXPECT_TRUE(bitwise_equal(ov_before, to_host(ov)));
+  EXPECT_TRUE(bitwise_equal(a, to_host(da)));
+  EXPECT_TRUE(bitwise_equal(bv, to_host(dbv)));
+}
+
+#if defined(ORDO_TEST_BACKEND_CUDA)
+TEST(MergeErrors, HostMemoryInCudaView) {
+  std::vector<int> a = {1, 2, 3}, b = {4, 5};
+  Kokkos::View<int*, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> ha(a.data(), 3);
+  auto db = to_device(b);
+  auto out = poisoned<int>(5);
+  EXPECT_EQ(error_of([&] { Ordo::merge(ExecSpace(), ha, db, out); }),
+            "Ordo::merge: a points to host memory the CUDA space cannot reach");
+}
+#endif
+
+}  // namespace
