@@ -77,9 +77,9 @@ void merge_by_key(const ExecSpace& space, const AKeys& a_keys, const AValues& a_
     Impl::check_sorted(fn, "a_keys", space, a_keys, comp);
     Impl::check_sorted(fn, "b_keys", space, b_keys, comp);
   }
-  Impl::merge_dispatch(space, a_keys, b_keys, out_keys,
-                       Impl::MergeValues<AValues, BValues, OutValues>{a_values, b_values, out_values},
-                       comp);
+  Impl::merge_dispatch(
+      space, a_keys, b_keys, out_keys,
+      Impl::MergeValues<AValues, BValues, OutValues>{a_values, b_values, out_values}, comp);
 }
 
 /// merge_by_key on out_keys' execution space. Synchronization: fences that space before returning.

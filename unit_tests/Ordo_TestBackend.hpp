@@ -24,7 +24,8 @@ using MemorySpace = ExecSpace::memory_space;
 template <class T>
 using DeviceView = Kokkos::View<T*, MemorySpace>;
 
-inline constexpr bool on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+inline constexpr bool on_host =
+    Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 }  // namespace OrdoTest
 

@@ -29,10 +29,9 @@ enum class Dist {
 };
 
 inline const std::vector<Dist>& all_distributions() {
-  static const std::vector<Dist> all = {Dist::uniform,      Dist::sorted,
-                                        Dist::reverse_sorted, Dist::all_equal,
-                                        Dist::few_distinct, Dist::organ_pipe,
-                                        Dist::heavy_duplicates, Dist::float_specials};
+  static const std::vector<Dist> all = {
+      Dist::uniform,      Dist::sorted,     Dist::reverse_sorted,   Dist::all_equal,
+      Dist::few_distinct, Dist::organ_pipe, Dist::heavy_duplicates, Dist::float_specials};
   return all;
 }
 
@@ -84,9 +83,7 @@ std::vector<T> generate(Dist dist, std::size_t n, std::uint64_t seed) {
     case Dist::reverse_sorted:
       for (std::size_t i = 0; i < n; ++i) v[i] = from_rank<T>(std::int64_t((n - i) % 120));
       break;
-    case Dist::all_equal:
-      std::fill(v.begin(), v.end(), from_rank<T>(42));
-      break;
+    case Dist::all_equal: std::fill(v.begin(), v.end(), from_rank<T>(42)); break;
     case Dist::few_distinct:
       for (auto& x : v) x = from_rank<T>(std::int64_t(rng() % 7));
       break;

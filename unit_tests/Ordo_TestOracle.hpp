@@ -20,8 +20,8 @@ namespace OrdoTest {
 template <class T>
 DeviceView<T> to_device(const std::vector<T>& host, const std::string& label = "input") {
   DeviceView<T> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.size());
-  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(
-      host.data(), host.size());
+  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(host.data(),
+                                                                                       host.size());
   Kokkos::deep_copy(v, h);
   return v;
 }
@@ -59,8 +59,8 @@ template <class T>
   }
   for (std::size_t i = 0; i < expected.size(); ++i) {
     if (std::memcmp(&expected[i], &actual[i], sizeof(T)) != 0) {
-      return ::testing::AssertionFailure() << "first difference at index " << i << " of "
-                                           << expected.size();
+      return ::testing::AssertionFailure()
+             << "first difference at index " << i << " of " << expected.size();
     }
   }
   return ::testing::AssertionSuccess();

@@ -57,7 +57,8 @@ void run_merge(Path path, const AView& a, const BView& b, const OutView& out, co
 }
 
 // Merges a and b (already sorted under comp) on the backend, with out one element longer than
-// needed, and checks out against std::merge bit for bit, the spare element and the inputs untouched.
+// needed, and checks out against std::merge bit for bit, the spare element and the inputs
+// untouched.
 template <class T, class Comp>
 void check_merge(Path path, const std::vector<T>& a, const std::vector<T>& b, const Comp& comp) {
   std::vector<T> expected(a.size() + b.size());
@@ -82,8 +83,8 @@ std::vector<std::pair<std::size_t, std::size_t>> splits(std::size_t total) {
 template <class T>
 class MergeTyped : public ::testing::Test {};
 
-using KeyTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
-                                  double>;
+using KeyTypes =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
 TYPED_TEST_SUITE(MergeTyped, KeyTypes);
 
 TYPED_TEST(MergeTyped, AllDistributionsAndBoundarySizes) {
@@ -117,8 +118,8 @@ TYPED_TEST(MergeTyped, LargeUniform) {
 
 TEST(Merge, DescendingWithGreater) {
   const Ordo::greater<> comp;
-  for (std::size_t total : {std::size_t(0), std::size_t(1), tile_size<double>() + 1,
-                            std::size_t(100003)}) {
+  for (std::size_t total :
+       {std::size_t(0), std::size_t(1), tile_size<double>() + 1, std::size_t(100003)}) {
     for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
       check_merge(path, sorted_input<double>(Dist::float_specials, total / 3, 5, comp),
                   sorted_input<double>(Dist::float_specials, total - total / 3, 6, comp), comp);
@@ -199,7 +200,9 @@ void check_merge_by_key(Path path, Dist dist, std::size_t m, std::size_t n) {
     case Path::tiled:
       Ordo::Impl::merge_tiled(space, da, db, ok, MV{dav, dbv, ov}, comp, false);
       break;
-    case Path::fused: Ordo::Impl::merge_tiled(space, da, db, ok, MV{dav, dbv, ov}, comp, true); break;
+    case Path::fused:
+      Ordo::Impl::merge_tiled(space, da, db, ok, MV{dav, dbv, ov}, comp, true);
+      break;
   }
   space.fence();
   ASSERT_TRUE(bitwise_equal(ek, to_host(ok))) << "m=" << m << " n=" << n;
@@ -335,8 +338,8 @@ TEST(MergeErrors, ByKeyValueSizesAndAliases) {
   auto both = poisoned<double>(10);
   auto keys_as_values = Kokkos::View<int*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
       reinterpret_cast<int*>(both.data()), 5);
-  const std::string what = error_of(
-      [&] { Ordo::merge_by_key(ExecSpace(), da, dav2, db, dbv, keys_as_values, both); });
+  const std::string what =
+      error_of([&] { Ordo::merge_by_key(ExecSpace(), da, dav2, db, dbv, keys_as_values, both); });
   EXPECT_EQ(what.rfind("Ordo::merge_by_key: out_values aliases out_keys", 0), 0u) << what;
   EXPECT_TRUE(bitwise_equal(ok_before, to_host(ok)));
   EXPECT_TRUE(bitwise_equal(ov_before, to_host(ov)));

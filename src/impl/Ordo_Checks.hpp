@@ -29,8 +29,8 @@ template <class View>
 void check_size_at_least(const char* function, const char* name, const View& v,
                          std::size_t needed) {
   if (v.extent(0) < needed) {
-    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) +
-                       " elements, needs " + std::to_string(needed));
+    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) + " elements, needs " +
+                       std::to_string(needed));
   }
 }
 
@@ -38,8 +38,8 @@ template <class View>
 void check_size_equal(const char* function, const char* name, const View& v, std::size_t needed,
                       const char* reason) {
   if (v.extent(0) != needed) {
-    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) +
-                       " elements, needs " + std::to_string(needed) + " (" + reason + ")");
+    fail(function, std::string(name) + " has " + std::to_string(v.extent(0)) + " elements, needs " +
+                       std::to_string(needed) + " (" + reason + ")");
   }
 }
 
@@ -58,8 +58,8 @@ void check_no_alias(const char* function, const char* out_name, const OutView& o
   const auto [o0, o1] = byte_range(out);
   const auto [i0, i1] = byte_range(in);
   if (o0 < i1 && i0 < o1) {
-    fail(function, std::string(out_name) + " aliases " + in_name +
-                       " (an output may not overlap an input)");
+    fail(function,
+         std::string(out_name) + " aliases " + in_name + " (an output may not overlap an input)");
   }
 }
 
@@ -98,9 +98,8 @@ template <class ExecSpace, class View>
 constexpr void static_check_view() {
   static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
   static_assert(View::rank() == 1, "Ordo: Views must be rank 1");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-      "Ordo: a View's memory space is not accessible from the execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "Ordo: a View's memory space is not accessible from the execution space");
 }
 
 template <class ExecSpace, class... Views>

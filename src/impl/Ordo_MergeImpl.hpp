@@ -154,17 +154,16 @@ void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const O
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
   if (fused) {
-    Kokkos::parallel_for(
-        "Ordo::merge::fused", policy,
-        MergeTiles<vt, true, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
-            a, b, out, Part(), values, comp});
+    Kokkos::parallel_for("Ordo::merge::fused", policy,
+                         MergeTiles<vt, true, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
+                             a, b, out, Part(), values, comp});
   } else {
     const Part part = workspace<std::int64_t>(space, tiles + 1);
     partition_merge_path("Ordo::merge::partition", space, a, b, part, tile, comp);
     Kokkos::parallel_for(
         "Ordo::merge::tiles", policy,
-        MergeTiles<vt, false, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
-            a, b, out, part, values, comp});
+        MergeTiles<vt, false, ExecSpace, AView, BView, OutView, Part, Values, Comp>{a, b, out, part,
+                                                                                    values, comp});
   }
 }
 
@@ -178,15 +177,15 @@ void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, cons
     const std::int64_t grain = 1 << 14;
     std::int64_t chunks = space.concurrency();
     if (chunks > (total + grain - 1) / grain) chunks = (total + grain - 1) / grain;
-    Kokkos::parallel_for("Ordo::merge::host",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                             space, 0, chunks),
-                         MergeHost<AView, BView, OutView, Values, Comp>{a, b, out, values,
-                                                                        chunks, comp});
+    Kokkos::parallel_for(
+        "Ordo::merge::host",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+        MergeHost<AView, BView, OutView, Values, Comp>{a, b, out, values, chunks, comp});
   } else {
     using Tuning = MergeTuning<ExecSpace, sizeof(typename OutView::non_const_value_type)>;
     const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;
-    merge_tiled(space, a, b, out, values, comp, (total + tile - 1) / tile <= Tuning::fused_max_tiles);
+    merge_tiled(space, a, b, out, values, comp,
+                (total + tile - 1) / tile <= Tuning::fused_max_tiles);
   }
 }
 

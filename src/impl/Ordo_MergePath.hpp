@@ -84,9 +84,8 @@ struct MergePathPartition {
 };
 
 template <class ExecSpace, class AView, class BView, class PartView, class Comp>
-void partition_merge_path(const char* label, const ExecSpace& space, const AView& a,
-                          const BView& b, const PartView& part, std::int64_t tile,
-                          const Comp& comp) {
+void partition_merge_path(const char* label, const ExecSpace& space, const AView& a, const BView& b,
+                          const PartView& part, std::int64_t tile, const Comp& comp) {
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),

@@ -69,8 +69,8 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
 // tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with vt loads in
 // flight per thread.
 template <int VT, class Member, class AView, class BView, class TileView>
-KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0,
-                                      int na, const BView& b, std::int64_t b0, int nb,
+KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
+                                      const BView& b, std::int64_t b0, int nb,
                                       const TileView& tile) {
   using T = typename TileView::value_type;
   const int nt = member.team_size(), t = member.team_rank(), count = na + nb;

@@ -1,0 +1,10 @@
+#ifndef ORDO_PERF_MERGE_HPP
+#define ORDO_PERF_MERGE_HPP
+
+#include "Ordo_PerfHarness.hpp"
+
+namespace OrdoPerf {
+void run_merge(const Options& options, Report& report);
+}
+
+#endif

@@ -1,0 +1,76 @@
+// ordo-perf: Ordo's primitives against their baselines, in one binary and one run (ORDO.md §5).
+
+#include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfMerge.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+
+namespace {
+
+void add_common(CLI::App* sub, OrdoPerf::Options& o) {
+  sub->add_option("--log2n", o.log2n, "sizes as log2: first:last[:step] (default per primitive)");
+  sub->add_option("--key", o.key, "key type")
+      ->check(CLI::IsMember({"u32", "u64", "i32", "i64", "f32", "f64"}));
+  sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key)");
+  sub->add_option("--dist", o.dist, "input distribution: uniform, few_distinct, all_equal");
+  sub->add_option("--baseline", o.baselines,
+                  "baselines to run (default: all built in): copy, std::merge, "
+                  "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs");
+  sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  CLI::App app{"ordo-perf: Ordo's primitives against their baselines"};
+  app.require_subcommand(1);
+  app.fallthrough();
+  std::string format = "table", output;
+  OrdoPerf::Options o;
+  app.add_option("--format", format, "table, csv or jsonl")
+      ->check(CLI::IsMember({"table", "csv", "jsonl"}));
+  app.add_option("--output", output, "also append JSON lines to this file");
+  app.add_option("--reps", o.reps, "timed repetitions per point (median, min, max)");
+  app.add_option("--warmup", o.warmup, "untimed calls before timing");
+
+  std::map<std::string, void (*)(const OrdoPerf::Options&, OrdoPerf::Report&)> primitives = {
+      {"merge", OrdoPerf::run_merge}};
+  for (auto& [name, run] : primitives) {
+    add_common(app.add_subcommand(name, "time " + name), o);
+  }
+  auto* all = app.add_subcommand("all", "every implemented primitive at its default size");
+  all->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
+
+  CLI11_PARSE(app, argc, argv);
+
+  Kokkos::ScopeGuard guard(argc, argv);
+  try {
+    OrdoPerf::Report report;
+    report.add_sink(format, std::cout);
+    std::ofstream file;
+    if (!output.empty()) {
+      file.open(output, std::ios::app);
+      report.add_sink("jsonl", file);
+    }
+    for (auto& [name, run] : primitives) {
+      if (all->parsed()) {
+        run(o, report);
+        OrdoPerf::Options with_values = o;
+        with_values.values = true;
+        run(with_values, report);
+      } else if (app.got_subcommand(name)) {
+        run(o, report);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Checks that Spack/packages/ordo/package.py parses and that its class body runs, against a
+stand-in for spack.package (this machine has no Spack). Catches syntax errors, misspelled
+directives and wrong directive arguments' structure; a real Spack checks the rest."""
+import pathlib
+import sys
+import types
+
+recipe = pathlib.Path(__file__).resolve().parent.parent / "Spack/packages/ordo/package.py"
+calls = []
+
+
+def directive(name):
+    def record(*args, **kwargs):
+        calls.append((name, args, kwargs))
+    return record
+
+
+package = types.ModuleType("spack.package")
+for name in ["version", "variant", "depends_on", "requires", "conflicts", "maintainers",
+             "license", "patch", "resource", "provides"]:
+    setattr(package, name, directive(name))
+for name in ["join_path", "which", "cache_extra_test_sources", "run_after", "run_before"]:
+    setattr(package, name, lambda *a, **k: (lambda f: f) if name.startswith("run_") else None)
+package.run_after = lambda *a, **k: (lambda f: f)
+package.CMakePackage = type("CMakePackage", (), {})
+package.__all__ = [n for n in dir(package) if not n.startswith("_")]
+spack = types.ModuleType("spack")
+spack.package = package
+sys.modules["spack"] = spack
+sys.modules["spack.package"] = package
+
+namespace = {}
+exec(compile(recipe.read_text(), str(recipe), "exec"), namespace)
+cls = namespace.get("Ordo")
+assert cls is not None and issubclass(cls, package.CMakePackage), "no class Ordo(CMakePackage)"
+deps = [c[1][0] for c in calls if c[0] == "depends_on"]
+assert any(d.startswith("kokkos@4.5:") for d in deps), "Ordo must depend on kokkos@4.5:"
+variants = {c[1][0] for c in calls if c[0] == "variant"}
+assert {"tests", "perf"} <= variants, f"variants tests and perf missing: {variants}"
+assert hasattr(cls, "cmake_args") and hasattr(cls, "test_consumer")
+print(f"check-spack-recipe: {recipe.name} parses; {len(calls)} directives, variants {sorted(variants)}")
