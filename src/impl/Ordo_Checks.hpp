@@ -48,8 +48,9 @@ template <class View>
 std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
   const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
   if (v.extent(0) == 0) return {begin, begin};
-  const auto last = reinterpret_cast<std::uintptr_t>(&v(v.extent(0) - 1));
-  return {begin, last + sizeof(typename View::value_type)};
+  // Address arithmetic only: the View's memory may not be accessible from the host.
+  const std::size_t elem = sizeof(typename View::value_type);
+  return {begin, begin + (v.extent(0) - 1) * v.stride(0) * elem + elem};
 }
 
 template <class OutView, class InView>
