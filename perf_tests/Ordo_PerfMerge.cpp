@@ -33,17 +33,19 @@ T from_rank(std::uint64_t r) {
 
 template <class T>
 std::vector<T> sorted_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
+  if (dist != "uniform" && dist != "few_distinct" && dist != "all_equal") {
+    throw std::invalid_argument("ordo-perf merge: --dist is uniform, few_distinct or all_equal");
+  }
+  const bool uniform = dist == "uniform", few_distinct = dist == "few_distinct";
   std::vector<T> v(n);
   std::uint64_t state = seed, rank = 0;
   const int bits = sizeof(T) >= 8 ? 62 : int(sizeof(T) * 8) - 1;
   const std::uint64_t mean_gap = std::max<std::uint64_t>(1, (std::uint64_t(1) << bits) / (n + 1));
   for (std::size_t i = 0; i < n; ++i) {
-    if (dist == "uniform") {
+    if (uniform) {
       rank += splitmix64(state) % (2 * mean_gap);
-    } else if (dist == "few_distinct") {
+    } else if (few_distinct) {
       rank += splitmix64(state) % (n / 4 + 1) == 0 ? 1 : 0;
-    } else if (dist != "all_equal") {
-      throw std::invalid_argument("ordo-perf merge: --dist is uniform, few_distinct or all_equal");
     }
     v[i] = from_rank<T>(rank);
   }

@@ -20,9 +20,10 @@ package = types.ModuleType("spack.package")
 for name in ["version", "variant", "depends_on", "requires", "conflicts", "maintainers",
              "license", "patch", "resource", "provides"]:
     setattr(package, name, directive(name))
-for name in ["join_path", "which", "cache_extra_test_sources", "run_after", "run_before"]:
-    setattr(package, name, lambda *a, **k: (lambda f: f) if name.startswith("run_") else None)
-package.run_after = lambda *a, **k: (lambda f: f)
+for name in ["join_path", "which", "cache_extra_test_sources"]:
+    setattr(package, name, lambda *a, **k: None)
+for name in ["run_after", "run_before"]:
+    setattr(package, name, lambda *a, **k: (lambda f: f))
 package.CMakePackage = type("CMakePackage", (), {})
 package.__all__ = [n for n in dir(package) if not n.startswith("_")]
 spack = types.ModuleType("spack")
