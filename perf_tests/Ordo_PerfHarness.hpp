@@ -41,6 +41,7 @@ struct Options {
   std::string log2n = "";  // first:last[:step]; empty: the primitive's default
   std::string key = "u32";
   bool values = false;
+  std::string mode = "";  // a primitive's variant (sorted_search); empty: every one
   std::string dist = "uniform";
   std::vector<std::string> baselines;  // empty: every baseline built in
   bool check = false;
@@ -95,18 +96,20 @@ Stats time_device(const Space& space, int warmup, int reps, const std::function<
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return summarize(ms);
-  }
+  } else
 #endif
-  for (int r = 0; r < warmup + reps; ++r) {
-    if (reset) reset();
-    space.fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    call();
-    space.fence();
-    const auto t1 = std::chrono::steady_clock::now();
-    if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  {
+    for (int r = 0; r < warmup + reps; ++r) {
+      if (reset) reset();
+      space.fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      call();
+      space.fence();
+      const auto t1 = std::chrono::steady_clock::now();
+      if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    return summarize(ms);
   }
-  return summarize(ms);
 }
 
 // Host baselines (std:: algorithms): a plain wall-clock timer.

@@ -4,6 +4,7 @@
 #include "Ordo_PerfMerge.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
 
@@ -18,49 +19,6 @@
 
 namespace OrdoPerf {
 namespace {
-
-// Sorted inputs without a sort: ranks from cumulative random gaps, mapped monotonically onto T.
-template <class T>
-T from_rank(std::uint64_t r) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return T(std::ldexp(double(r), -40) - 1.0);
-  } else if constexpr (std::is_signed_v<T>) {
-    return T(std::int64_t(r) - (std::int64_t(1) << (sizeof(T) * 8 - 2)));
-  } else {
-    return T(r);
-  }
-}
-
-template <class T>
-std::vector<T> sorted_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  if (dist != "uniform" && dist != "few_distinct" && dist != "all_equal") {
-    throw std::invalid_argument("ordo-perf merge: --dist is uniform, few_distinct or all_equal");
-  }
-  const bool uniform = dist == "uniform", few_distinct = dist == "few_distinct";
-  std::vector<T> v(n);
-  std::uint64_t state = seed, rank = 0;
-  const int bits = sizeof(T) >= 8 ? 62 : int(sizeof(T) * 8) - 1;
-  const std::uint64_t mean_gap = std::max<std::uint64_t>(1, (std::uint64_t(1) << bits) / (n + 1));
-  for (std::size_t i = 0; i < n; ++i) {
-    if (uniform) {
-      rank += splitmix64(state) % (2 * mean_gap);
-    } else if (few_distinct) {
-      rank += splitmix64(state) % (n / 4 + 1) == 0 ? 1 : 0;
-    }
-    v[i] = from_rank<T>(rank);
-  }
-  return v;
-}
-
-template <class T>
-Kokkos::View<T*, MemorySpace> to_device(const std::vector<T>& h, const char* label) {
-  Kokkos::View<T*, MemorySpace> v(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), h.size());
-  Kokkos::deep_copy(
-      v, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-             h.data(), h.size()));
-  return v;
-}
 
 template <class T>
 void run_point(const Options& o, Report& report, int log2n) {
@@ -176,20 +134,7 @@ void run_point(const Options& o, Report& report, int log2n) {
 void run_merge(const Options& o, Report& report) {
   const auto sizes = parse_log2n(o.log2n.empty() ? (on_host ? "22" : "24") : o.log2n);
   for (int log2n : sizes) {
-    if (o.key == "u32")
-      run_point<std::uint32_t>(o, report, log2n);
-    else if (o.key == "i32")
-      run_point<std::int32_t>(o, report, log2n);
-    else if (o.key == "u64")
-      run_point<std::uint64_t>(o, report, log2n);
-    else if (o.key == "i64")
-      run_point<std::int64_t>(o, report, log2n);
-    else if (o.key == "f32")
-      run_point<float>(o, report, log2n);
-    else if (o.key == "f64")
-      run_point<double>(o, report, log2n);
-    else
-      throw std::invalid_argument("ordo-perf merge: unknown --key '" + o.key + "'");
+    for_key_type(o.key, [&](auto key) { run_point<decltype(key)>(o, report, log2n); });
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
+#include "Ordo_PerfSortedSearch.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_option("--dist", o.dist, "input distribution: uniform, few_distinct, all_equal");
   sub->add_option("--baseline", o.baselines,
                   "baselines to run (default: all built in): copy, std::merge, "
-                  "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs");
+                  "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
+                  "thrust::lower_bound");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -40,10 +42,13 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", o.warmup, "untimed calls before timing");
 
   std::map<std::string, void (*)(const OrdoPerf::Options&, OrdoPerf::Report&)> primitives = {
-      {"merge", OrdoPerf::run_merge}};
+      {"merge", OrdoPerf::run_merge}, {"sorted_search", OrdoPerf::run_sorted_search}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
+  app.get_subcommand("sorted_search")
+      ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
+      ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
   auto* all = app.add_subcommand("all", "every implemented primitive at its default size");
   all->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 
@@ -61,9 +66,11 @@ int main(int argc, char* argv[]) {
     for (auto& [name, run] : primitives) {
       if (all->parsed()) {
         run(o, report);
-        OrdoPerf::Options with_values = o;
-        with_values.values = true;
-        run(with_values, report);
+        if (name == "merge") {
+          OrdoPerf::Options with_values = o;
+          with_values.values = true;
+          run(with_values, report);
+        }
       } else if (app.got_subcommand(name)) {
         run(o, report);
       }

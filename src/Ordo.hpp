@@ -6,6 +6,7 @@
 #include <Ordo_Comparators.hpp>
 #include <Ordo_Config.hpp>
 #include <Ordo_Merge.hpp>
+#include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>
 #include <impl/Ordo_Workspace.hpp>
 

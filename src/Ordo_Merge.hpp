@@ -21,11 +21,8 @@ void merge(const ExecSpace& space, const AView& a, const BView& b, const OutView
   constexpr const char* fn = "Ordo::merge";
   Impl::static_check_views<ExecSpace, AView, BView, OutView>();
   Impl::check_size_at_least(fn, "out", out, a.extent(0) + b.extent(0));
-  Impl::check_no_alias(fn, "out", out, "a", a);
-  Impl::check_no_alias(fn, "out", out, "b", b);
-  Impl::check_reachable<ExecSpace>(fn, "a", a);
-  Impl::check_reachable<ExecSpace>(fn, "b", b);
-  Impl::check_reachable<ExecSpace>(fn, "out", out);
+  Impl::check_no_alias(fn, "out", out, "a", a, "b", b);
+  Impl::check_all_reachable<ExecSpace>(fn, "a", a, "b", b, "out", out);
   if constexpr (Impl::debug_checks) {
     Impl::check_sorted(fn, "a", space, a, comp);
     Impl::check_sorted(fn, "b", space, b, comp);
@@ -58,21 +55,13 @@ void merge_by_key(const ExecSpace& space, const AKeys& a_keys, const AValues& a_
   Impl::check_size_equal(fn, "b_values", b_values, b_keys.extent(0), "one value per key of b");
   Impl::check_size_at_least(fn, "out_keys", out_keys, total);
   Impl::check_size_at_least(fn, "out_values", out_values, total);
-  Impl::check_no_alias(fn, "out_keys", out_keys, "a_keys", a_keys);
-  Impl::check_no_alias(fn, "out_keys", out_keys, "b_keys", b_keys);
-  Impl::check_no_alias(fn, "out_keys", out_keys, "a_values", a_values);
-  Impl::check_no_alias(fn, "out_keys", out_keys, "b_values", b_values);
-  Impl::check_no_alias(fn, "out_values", out_values, "a_keys", a_keys);
-  Impl::check_no_alias(fn, "out_values", out_values, "b_keys", b_keys);
-  Impl::check_no_alias(fn, "out_values", out_values, "a_values", a_values);
-  Impl::check_no_alias(fn, "out_values", out_values, "b_values", b_values);
-  Impl::check_no_alias(fn, "out_values", out_values, "out_keys", out_keys);
-  Impl::check_reachable<ExecSpace>(fn, "a_keys", a_keys);
-  Impl::check_reachable<ExecSpace>(fn, "a_values", a_values);
-  Impl::check_reachable<ExecSpace>(fn, "b_keys", b_keys);
-  Impl::check_reachable<ExecSpace>(fn, "b_values", b_values);
-  Impl::check_reachable<ExecSpace>(fn, "out_keys", out_keys);
-  Impl::check_reachable<ExecSpace>(fn, "out_values", out_values);
+  Impl::check_no_alias(fn, "out_keys", out_keys, "a_keys", a_keys, "b_keys", b_keys, "a_values",
+                       a_values, "b_values", b_values);
+  Impl::check_no_alias(fn, "out_values", out_values, "a_keys", a_keys, "b_keys", b_keys, "a_values",
+                       a_values, "b_values", b_values, "out_keys", out_keys);
+  Impl::check_all_reachable<ExecSpace>(fn, "a_keys", a_keys, "a_values", a_values, "b_keys", b_keys,
+                                       "b_values", b_values, "out_keys", out_keys, "out_values",
+                                       out_values);
   if constexpr (Impl::debug_checks) {
     Impl::check_sorted(fn, "a_keys", space, a_keys, comp);
     Impl::check_sorted(fn, "b_keys", space, b_keys, comp);

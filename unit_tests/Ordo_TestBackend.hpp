@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
+
 namespace OrdoTest {
 
 #if defined(ORDO_TEST_BACKEND_SERIAL)
@@ -26,6 +28,15 @@ using DeviceView = Kokkos::View<T*, MemorySpace>;
 
 inline constexpr bool on_host =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// Which device-level path a test drives: the dispatch a user gets, or one of the tiled paths
+// (two launches, or one fused launch), which host backends can run too.
+enum class Path { dispatch, tiled, fused };
+
+// The one large size per test (ORDO.md section 4).
+inline std::size_t large_size() {
+  return on_host ? (std::size_t(1) << 20) : (std::size_t(1) << 22);
+}
 
 }  // namespace OrdoTest
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace OrdoTest {
@@ -128,6 +129,19 @@ inline std::vector<std::size_t> test_sizes(const std::vector<std::size_t>& block
     }
   }
   return {sizes.begin(), sizes.end()};
+}
+
+// Splits of a total size into |a| and |b|: even, lopsided, and everything on one side.
+inline std::vector<std::pair<std::size_t, std::size_t>> splits(std::size_t total) {
+  return {{total / 2, total - total / 2}, {total / 5, total - total / 5}, {total, 0}, {0, total}};
+}
+
+// A sorted input (two-input primitives: merge, sorted search).
+template <class T, class Comp>
+std::vector<T> sorted_input(Dist dist, std::size_t n, std::uint64_t seed, const Comp& comp) {
+  auto v = generate<T>(dist, n, seed);
+  std::sort(v.begin(), v.end(), comp);
+  return v;
 }
 
 }  // namespace OrdoTest

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,17 @@ template <class T>
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+// The message of the std::invalid_argument that f throws (errors, ORDO.md section 1).
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no exception";
 }
 
 }  // namespace OrdoTest

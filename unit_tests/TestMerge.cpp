@@ -18,27 +18,12 @@ namespace {
 
 using namespace OrdoTest;
 
-// Which device-level path a test drives.
-enum class Path { dispatch, tiled, fused };
-
 template <class T>
 using Tuning = Ordo::Impl::MergeTuning<ExecSpace, sizeof(T)>;
 
 template <class T>
 std::size_t tile_size() {
   return std::size_t(Tuning<T>::team_size) * Tuning<T>::vt;
-}
-
-template <class T>
-std::size_t large_size() {
-  return on_host ? (std::size_t(1) << 20) : (std::size_t(1) << 22);
-}
-
-template <class T, class Comp>
-std::vector<T> sorted_input(Dist dist, std::size_t n, std::uint64_t seed, const Comp& comp) {
-  auto v = generate<T>(dist, n, seed);
-  std::sort(v.begin(), v.end(), comp);
-  return v;
 }
 
 template <class AView, class BView, class OutView, class Comp>
@@ -75,11 +60,6 @@ void check_merge(Path path, const std::vector<T>& a, const std::vector<T>& b, co
   ASSERT_TRUE(bitwise_equal(b, to_host(db)));
 }
 
-// Splits of a total size into |a| and |b|: even, lopsided, and everything on one side.
-std::vector<std::pair<std::size_t, std::size_t>> splits(std::size_t total) {
-  return {{total / 2, total - total / 2}, {total / 5, total - total / 5}, {total, 0}, {0, total}};
-}
-
 template <class T>
 class MergeTyped : public ::testing::Test {};
 
@@ -109,7 +89,7 @@ TYPED_TEST(MergeTyped, AllDistributionsAndBoundarySizes) {
 TYPED_TEST(MergeTyped, LargeUniform) {
   using T = TypeParam;
   const Ordo::less<> comp;
-  const std::size_t total = large_size<T>();
+  const std::size_t total = large_size();
   for (Path path : {Path::dispatch, Path::tiled}) {
     check_merge(path, sorted_input<T>(Dist::uniform, total / 2 + 3, 3, comp),
                 sorted_input<T>(Dist::uniform, total / 2 - 3, 4, comp), comp);
@@ -231,8 +211,8 @@ TEST(MergeByKey, DoubleKeysInt64Values) {
       check_merge_by_key<double, std::int64_t>(path, dist, 3001, 4999);
     }
   }
-  check_merge_by_key<double, std::int64_t>(Path::dispatch, Dist::uniform, large_size<double>() / 2,
-                                           large_size<double>() / 2 + 1);
+  check_merge_by_key<double, std::int64_t>(Path::dispatch, Dist::uniform, large_size() / 2,
+                                           large_size() / 2 + 1);
 }
 
 // merge_team inside a user kernel: team s merges segment s of A with segment s of B.
@@ -271,17 +251,6 @@ TEST(MergeTeam, OneTeamPerSegment) {
   auto out = poisoned<std::int32_t>(expected.size());
   merge_segments_in_teams(da, db, out, segments, seg_a, seg_b);
   EXPECT_TRUE(bitwise_equal(expected, to_host(out)));
-}
-
-// Errors (ORDO.md section 1): thrown before any kernel, every View left as it was.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no exception";
 }
 
 TEST(MergeErrors, OutTooSmall) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -53,23 +54,46 @@ std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
   return {begin, begin + (v.extent(0) - 1) * v.stride(0) * elem + elem};
 }
 
-template <class OutView, class InView>
+// check_no_alias(function, out_name, out, name1, view1, name2, view2, ...): out may not overlap
+// any of the named Views (inputs, or outputs checked before it).
+template <class OutView>
+void check_no_alias(const char*, const char*, const OutView&) {}
+
+template <class OutView, class View, class... Rest>
 void check_no_alias(const char* function, const char* out_name, const OutView& out,
-                    const char* in_name, const InView& in) {
+                    const char* name, const View& v, const Rest&... rest) {
   const auto [o0, o1] = byte_range(out);
-  const auto [i0, i1] = byte_range(in);
+  const auto [i0, i1] = byte_range(v);
   if (o0 < i1 && i0 < o1) {
     fail(function,
-         std::string(out_name) + " aliases " + in_name + " (an output may not overlap an input)");
+         std::string(out_name) + " aliases " + name + " (an output may not overlap another View)");
+  }
+  check_no_alias(function, out_name, out, rest...);
+}
+
+// Integer outputs that hold positions must be able to hold the largest one.
+template <class View>
+void check_index_capacity(const char* function, const char* name, const View& v,
+                          std::size_t largest) {
+  using T = typename View::non_const_value_type;
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                "Ordo: index and count Views hold an integer type");
+  if (v.extent(0) != 0 &&
+      largest > static_cast<std::make_unsigned_t<T>>(std::numeric_limits<T>::max())) {
+    fail(function, std::string(name) + "'s value type cannot hold " + std::to_string(largest) +
+                       " (use a 64-bit index View)");
   }
 }
 
 // A View's memory must be reachable from the execution space at run time: the static_assert of
 // each algorithm covers the View's type, this covers unmanaged Views whose pointer lies elsewhere.
+// Managed Views (and their subviews) were allocated by Kokkos in their own memory space, so only
+// unmanaged ones need the driver's pointer query.
 template <class ExecSpace, class View>
 void check_reachable([[maybe_unused]] const char* function, [[maybe_unused]] const char* name,
                      [[maybe_unused]] const View& v) {
 #if defined(KOKKOS_ENABLE_CUDA)
+  if (v.use_count() > 0) return;
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (v.extent(0) == 0) return;
     cudaPointerAttributes attr{};
@@ -93,6 +117,17 @@ void check_reachable([[maybe_unused]] const char* function, [[maybe_unused]] con
     }
   }
 #endif
+}
+
+// check_reachable for several Views: name1, view1, name2, view2, ...
+template <class ExecSpace>
+void check_all_reachable(const char*) {}
+
+template <class ExecSpace, class View, class... Rest>
+void check_all_reachable(const char* function, const char* name, const View& v,
+                         const Rest&... rest) {
+  check_reachable<ExecSpace>(function, name, v);
+  check_all_reachable<ExecSpace>(function, rest...);
 }
 
 template <class ExecSpace, class View>

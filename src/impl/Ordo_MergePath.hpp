@@ -10,8 +10,10 @@
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
 
 #include <Kokkos_Core.hpp>
+#include <impl/Ordo_Tuning.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace Ordo::Impl {
 
@@ -68,28 +70,49 @@ KOKKOS_INLINE_FUNCTION Index team_merge_path(const Member& member, const AView& 
 }
 
 // Writes to part(t) the co-rank of min(t * tile, |A| + |B|) for every t in [0, part.extent(0)).
-template <class AView, class BView, class PartView, class Comp>
+// Host backends: one binary search per boundary. Device backends: one team per boundary, whose
+// (team_size + 1)-ary search needs a handful of dependent global loads instead of log2(|A|)
+// (a single thread per boundary leaves the GPU nearly idle, waiting on memory latency).
+template <class ExecSpace, class AView, class BView, class PartView, class Comp>
 struct MergePathPartition {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   AView a;
   BView b;
   PartView part;
   std::int64_t tile;
   Comp comp;
 
+  KOKKOS_FUNCTION std::int64_t diag(std::int64_t t) const {
+    const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+    return t * tile < total ? t * tile : total;
+  }
   KOKKOS_FUNCTION void operator()(std::int64_t t) const {
-    const std::int64_t m = a.extent(0), n = b.extent(0);
-    const std::int64_t diag = t * tile < m + n ? t * tile : m + n;
-    part(t) = merge_path<std::int64_t>(a, 0, m, b, 0, n, diag, comp);
+    part(t) = merge_path<std::int64_t>(a, 0, a.extent(0), b, 0, b.extent(0), diag(t), comp);
+  }
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t t = member.league_rank();
+    const std::int64_t rank = team_merge_path(member, a, std::int64_t(a.extent(0)), b,
+                                              std::int64_t(b.extent(0)), diag(t), comp);
+    Kokkos::single(Kokkos::PerTeam(member), [&] { part(t) = rank; });
   }
 };
 
 template <class ExecSpace, class AView, class BView, class PartView, class Comp>
-void partition_merge_path(const char* label, const ExecSpace& space, const AView& a, const BView& b,
-                          const PartView& part, std::int64_t tile, const Comp& comp) {
-  Kokkos::parallel_for(
-      label,
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),
-      MergePathPartition<AView, BView, PartView, Comp>{a, b, part, tile, comp});
+void partition_merge_path(const std::string& label, const ExecSpace& space, const AView& a,
+                          const BView& b, const PartView& part, std::int64_t tile,
+                          const Comp& comp) {
+  const MergePathPartition<ExecSpace, AView, BView, PartView, Comp> functor{a, b, part, tile, comp};
+  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+    Kokkos::parallel_for(
+        label,
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),
+        functor);
+  } else {
+    Kokkos::parallel_for(
+        label,
+        Kokkos::TeamPolicy<ExecSpace>(space, part.extent(0), PartitionTuning<ExecSpace>::team_size),
+        functor);
+  }
 }
 
 }  // namespace Ordo::Impl

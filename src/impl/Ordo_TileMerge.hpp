@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define ORDO_UNROLL _Pragma("unroll")
@@ -65,8 +66,15 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
 }
 
+// Rank-1 Views whose elements are contiguous: tile loads index them through a raw pointer with
+// 32-bit offsets from the tile's start instead of the View's 64-bit indexing.
+template <class View>
+inline constexpr bool is_contiguous_v =
+    std::is_same_v<typename View::array_layout, Kokkos::LayoutRight> ||
+    std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+
 // Cooperative, coalesced load of a tile's A range a[a0, a0 + na) and B range b[b0, b0 + nb) into
-// tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with vt loads in
+// tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with VT loads in
 // flight per thread.
 template <int VT, class Member, class AView, class BView, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
@@ -74,17 +82,28 @@ KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std:
                                       const TileView& tile) {
   using T = typename TileView::value_type;
   const int nt = member.team_size(), t = member.team_rank(), count = na + nb;
+  const auto* pa = a.data() + a0;  // used for contiguous Views only
+  const auto* pb = b.data() + b0;
+  auto load = [&](int i) -> T {
+    if constexpr (is_contiguous_v<AView> && is_contiguous_v<BView>) {
+      return i < na ? pa[i] : pb[i - na];
+    } else {
+      return i < na ? a(a0 + i) : b(b0 + (i - na));
+    }
+  };
   T v[VT];
   ORDO_UNROLL
   for (int k = 0; k < VT; ++k) {
     const int i = k * nt + t;
-    if (i < count) v[k] = i < na ? a(a0 + i) : b(b0 + (i - na));
+    if (i < count) v[k] = load(i);
   }
   ORDO_UNROLL
   for (int k = 0; k < VT; ++k) {
     const int i = k * nt + t;
     if (i < count) tile(i) = v[k];
   }
+  // Tiles with halo elements may hold a few more than VT * team_size.
+  for (int i = VT * nt + t; i < count; i += nt) tile(i) = load(i);
 }
 
 // Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in

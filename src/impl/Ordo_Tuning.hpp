@@ -13,6 +13,13 @@
 
 namespace Ordo::Impl {
 
+// The device-level merge-path partition (partition_merge_path): threads per team, one team per
+// tile boundary.
+template <class ExecSpace>
+struct PartitionTuning {
+  static constexpr int team_size = 32;
+};
+
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path); larger ones run the partition
@@ -24,12 +31,54 @@ struct MergeTuning {
   static constexpr std::int64_t fused_max_tiles = 1;
 };
 
+// Tiled sorted search (sorted_search, sorted_equality_count): the same shape as merge, vt steps
+// of the walk per thread (each step consumes one element of A or B).
+template <class ExecSpace, std::size_t KeyBytes>
+struct SearchTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr std::int64_t fused_max_tiles = 1;
+};
+
+// Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of
+// team_size threads searches team_size * needles_per_thread needles, after loading `samples`
+// evenly spaced haystack elements into scratch for the top levels of the searches.
+template <class ExecSpace, std::size_t KeyBytes>
+struct BinarySearchTuning {
+  static constexpr int team_size = 1;
+  static constexpr int needles_per_thread = 64;
+  static constexpr int samples = 64;
+};
+
 #if defined(KOKKOS_ENABLE_CUDA)
 template <std::size_t KeyBytes>
 struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 128;
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
   static constexpr std::int64_t fused_max_tiles = 64;
+};
+
+// ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
+template <std::size_t KeyBytes>
+struct SearchTuning<Kokkos::Cuda, KeyBytes> {
+#if defined(ORDO_TUNE_SEARCH_TEAM)
+  static constexpr int team_size = ORDO_TUNE_SEARCH_TEAM;
+#else
+  static constexpr int team_size = 256;
+#endif
+#if defined(ORDO_TUNE_SEARCH_VT)
+  static constexpr int vt = ORDO_TUNE_SEARCH_VT;
+#else
+  static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
+#endif
+  static constexpr std::int64_t fused_max_tiles = 64;
+};
+
+template <std::size_t KeyBytes>
+struct BinarySearchTuning<Kokkos::Cuda, KeyBytes> {
+  static constexpr int team_size = 256;
+  static constexpr int needles_per_thread = 8;
+  static constexpr int samples = KeyBytes <= 4 ? 2048 : 1024;
 };
 #endif
 

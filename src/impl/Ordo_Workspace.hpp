@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace Ordo {
 namespace Impl {
@@ -20,7 +21,7 @@ namespace Impl {
 template <class MemorySpace>
 struct WorkspaceRegistry {
   std::mutex mutex;
-  std::map<std::uint32_t, Kokkos::View<std::byte*, MemorySpace>> buffers;
+  std::map<std::pair<std::uint32_t, int>, Kokkos::View<std::byte*, MemorySpace>> buffers;
   bool hook_installed = false;
 
   static WorkspaceRegistry& get() {
@@ -33,17 +34,21 @@ struct WorkspaceRegistry {
   }
 };
 
-// At least `count` elements of T in the workspace of `space`, valid until the next call on the
-// same instance that asks for more.
+// The independent buffers one call may hold at once.
+enum class WorkspaceSlot : int { partition = 0, counts = 1 };
+
+// At least `count` elements of T in the workspace slot of `space`, valid until the next call on
+// the same instance that asks that slot for more.
 template <class T, class ExecSpace>
 using WorkspaceView =
     Kokkos::View<T*, typename ExecSpace::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 template <class T, class ExecSpace>
-WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count) {
+WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count,
+                                      WorkspaceSlot slot = WorkspaceSlot::partition) {
   using MemorySpace = typename ExecSpace::memory_space;
   auto& registry = WorkspaceRegistry<MemorySpace>::get();
-  const std::uint32_t key = Kokkos::Tools::Experimental::device_id(space);
+  const std::pair<std::uint32_t, int> key{Kokkos::Tools::Experimental::device_id(space), int(slot)};
   const std::size_t bytes = count * sizeof(T) + alignof(std::max_align_t);
   std::lock_guard<std::mutex> lock(registry.mutex);
   if (!registry.hook_installed) {

@@ -1,0 +1,91 @@
+#ifndef ORDO_PERF_INPUTS_HPP
+#define ORDO_PERF_INPUTS_HPP
+
+// Inputs shared by ordo-perf's primitives: sorted keys of each distribution, made without a sort,
+// random orders of them, and the key types --key names.
+
+#include "Ordo_PerfHarness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace OrdoPerf {
+
+// Sorted inputs without a sort: ranks from cumulative random gaps, mapped monotonically onto T.
+template <class T>
+inline T from_rank(std::uint64_t r) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return T(std::ldexp(double(r), -40) - 1.0);
+  } else if constexpr (std::is_signed_v<T>) {
+    return T(std::int64_t(r) - (std::int64_t(1) << (sizeof(T) * 8 - 2)));
+  } else {
+    return T(r);
+  }
+}
+
+template <class T>
+std::vector<T> sorted_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
+  if (dist != "uniform" && dist != "few_distinct" && dist != "all_equal") {
+    throw std::invalid_argument("ordo-perf: --dist is uniform, few_distinct or all_equal");
+  }
+  const bool uniform = dist == "uniform", few_distinct = dist == "few_distinct";
+  std::vector<T> v(n);
+  std::uint64_t state = seed, rank = 0;
+  const int bits = sizeof(T) >= 8 ? 62 : int(sizeof(T) * 8) - 1;
+  const std::uint64_t mean_gap = std::max<std::uint64_t>(1, (std::uint64_t(1) << bits) / (n + 1));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (uniform) {
+      rank += splitmix64(state) % (2 * mean_gap);
+    } else if (few_distinct) {
+      rank += splitmix64(state) % (n / 4 + 1) == 0 ? 1 : 0;
+    }
+    v[i] = from_rank<T>(rank);
+  }
+  return v;
+}
+
+template <class T>
+Kokkos::View<T*, MemorySpace> to_device(const std::vector<T>& h, const char* label) {
+  Kokkos::View<T*, MemorySpace> v(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), h.size());
+  Kokkos::deep_copy(
+      v, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             h.data(), h.size()));
+  return v;
+}
+
+// The same keys in a random order (Fisher-Yates with splitmix64).
+template <class T>
+std::vector<T> shuffled(std::vector<T> v, std::uint64_t seed) {
+  std::uint64_t state = seed;
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[splitmix64(state) % i]);
+  return v;
+}
+
+// Calls f(T{}) with the key type --key names.
+template <class F>
+void for_key_type(const std::string& key, F&& f) {
+  if (key == "u32")
+    f(std::uint32_t{});
+  else if (key == "i32")
+    f(std::int32_t{});
+  else if (key == "u64")
+    f(std::uint64_t{});
+  else if (key == "i64")
+    f(std::int64_t{});
+  else if (key == "f32")
+    f(float{});
+  else if (key == "f64")
+    f(double{});
+  else
+    throw std::invalid_argument("ordo-perf: unknown --key '" + key + "'");
+}
+
+}  // namespace OrdoPerf
+
+#endif

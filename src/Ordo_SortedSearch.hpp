@@ -1,0 +1,323 @@
+#ifndef ORDO_SORTEDSEARCH_HPP
+#define ORDO_SORTEDSEARCH_HPP
+
+// Vectorized sorted search (seed 000): bounds of sorted needles in a sorted haystack in one
+// merge-like pass, the complete search (both directions, match flags, match counts), equality
+// counts, and binary searches for needles in any order.
+
+#include <Ordo_Comparators.hpp>
+#include <impl/Ordo_Checks.hpp>
+#include <impl/Ordo_SortedSearchImpl.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo {
+
+/// Which bound a search returns for the needles of A: the first element of B that does not order
+/// before the needle (lower), or the first that orders after it (upper).
+enum class Bounds { lower, upper };
+
+/// Outputs of the complete search. Each is optional: a View of extent 0 (a default-constructed
+/// one) is not written. Index Views hold integers; match Views hold bool or uint8_t (1: the other
+/// sequence holds an equal element).
+template <class AIndex, class AMatch, class BIndex, class BMatch>
+struct SearchOutputs {
+  AIndex a_index;
+  AMatch a_match;
+  BIndex b_index;
+  BMatch b_match;
+};
+template <class AIndex, class AMatch, class BIndex, class BMatch>
+SearchOutputs(AIndex, AMatch, BIndex, BMatch) -> SearchOutputs<AIndex, AMatch, BIndex, BMatch>;
+
+/// How many elements of A have an equal element in B (a), and of B in A (b).
+struct MatchCounts {
+  std::int64_t a = 0;
+  std::int64_t b = 0;
+};
+
+namespace Impl {
+
+template <class ExecSpace, class AView, class BView, class Comp>
+void check_search_inputs(const char* fn, const ExecSpace& space, const AView& a, const BView& b,
+                         const Comp& comp) {
+  static_check_views<ExecSpace, AView, BView>();
+  check_all_reachable<ExecSpace>(fn, "a", a, "b", b);
+  if constexpr (debug_checks) {
+    check_sorted(fn, "a", space, a, comp);
+    check_sorted(fn, "b", space, b, comp);
+  }
+}
+
+// An index output of `size` positions whose values go up to `largest`.
+template <class ExecSpace, class View>
+void check_index_output(const char* fn, const char* name, const View& v, std::size_t size,
+                        std::size_t largest) {
+  static_check_views<ExecSpace, View>();
+  check_size_at_least(fn, name, v, size);
+  check_index_capacity(fn, name, v, largest);
+}
+
+template <class ExecSpace, class View>
+void check_match_output(const char* fn, const char* name, const View& v, std::size_t size) {
+  static_check_views<ExecSpace, View>();
+  using T = typename View::non_const_value_type;
+  static_assert(std::is_same_v<T, bool> || std::is_same_v<T, std::uint8_t>,
+                "Ordo::sorted_search: match flags are Views of bool or uint8_t");
+  if (v.extent(0) != 0) check_size_at_least(fn, name, v, size);
+}
+
+// The three searches after their checks. Upper bounds of A into B are the lower-bound walk of
+// B into A (Ordo_TileSearch.hpp).
+template <class ExecSpace, class AView, class BView, class IndexView, class Comp>
+void index_search(const ExecSpace& space, const AView& a, const BView& b, const IndexView& a_index,
+                  Bounds bounds, const Comp& comp, SearchPath path = SearchPath::automatic) {
+  if (bounds == Bounds::lower) {
+    search_dispatch("sorted_search", space, a, b, IndexSink<true, IndexView>{a_index}, comp, path);
+  } else {
+    search_dispatch("sorted_search", space, b, a, IndexSink<false, IndexView>{a_index}, comp, path);
+  }
+}
+
+// counts (extent >= 2) receives the match counts.
+template <class ExecSpace, class AView, class BView, class Outputs, class Counts, class Comp>
+void complete_search(const ExecSpace& space, const AView& a, const BView& b, const Outputs& o,
+                     Bounds bounds, const Counts& counts, const Comp& comp,
+                     SearchPath path = SearchPath::automatic) {
+  Kokkos::deep_copy(space, Kokkos::subview(counts, std::pair<int, int>(0, 2)), 0);
+  if (bounds == Bounds::lower) {
+    using Sink = CompleteSink<decltype(o.a_index), decltype(o.a_match), decltype(o.b_index),
+                              decltype(o.b_match), Counts>;
+    search_dispatch("sorted_search", space, a, b,
+                    Sink{o.a_index, o.a_match, o.b_index, o.b_match, counts, 0}, comp, path);
+  } else {
+    using Sink = CompleteSink<decltype(o.b_index), decltype(o.b_match), decltype(o.a_index),
+                              decltype(o.a_match), Counts>;
+    search_dispatch("sorted_search", space, b, a,
+                    Sink{o.b_index, o.b_match, o.a_index, o.a_match, counts, 1}, comp, path);
+  }
+}
+
+template <class ExecSpace, class AView, class BView, class CountView, class Comp>
+void equality_count(const ExecSpace& space, const AView& a, const BView& b, const CountView& counts,
+                    const Comp& comp, SearchPath path = SearchPath::automatic) {
+  search_dispatch("sorted_equality_count", space, a, b, IndexSink<true, CountView>{counts}, comp,
+                  path);
+  search_dispatch("sorted_equality_count", space, b, a, EqualityCountSink<CountView>{counts}, comp,
+                  path);
+}
+
+template <class ExecSpace, class AView, class BView, class Outputs, class Comp>
+void check_complete_search(const char* fn, const ExecSpace& space, const AView& a, const BView& b,
+                           const Outputs& o, const Comp& comp) {
+  check_index_output<ExecSpace>(fn, "a_index", o.a_index, o.a_index.extent(0) ? a.extent(0) : 0,
+                                b.extent(0));
+  check_index_output<ExecSpace>(fn, "b_index", o.b_index, o.b_index.extent(0) ? b.extent(0) : 0,
+                                a.extent(0));
+  check_match_output<ExecSpace>(fn, "a_match", o.a_match, a.extent(0));
+  check_match_output<ExecSpace>(fn, "b_match", o.b_match, b.extent(0));
+  check_no_alias(fn, "a_index", o.a_index, "a", a, "b", b);
+  check_no_alias(fn, "a_match", o.a_match, "a", a, "b", b, "a_index", o.a_index);
+  check_no_alias(fn, "b_index", o.b_index, "a", a, "b", b, "a_index", o.a_index, "a_match",
+                 o.a_match);
+  check_no_alias(fn, "b_match", o.b_match, "a", a, "b", b, "a_index", o.a_index, "a_match",
+                 o.a_match, "b_index", o.b_index);
+  check_all_reachable<ExecSpace>(fn, "a_index", o.a_index, "a_match", o.a_match, "b_index",
+                                 o.b_index, "b_match", o.b_match);
+  check_search_inputs(fn, space, a, b, comp);
+}
+
+}  // namespace Impl
+
+/// For sorted a (needles) and sorted b (haystack): a_index[i] = the lower (or upper) bound of
+/// a[i] in b, in one pass over both (O(|a| + |b|)). a_index may be longer; its tail is left as it
+/// was. Synchronization: asynchronous on `space` (no fence).
+template <class ExecSpace, class AView, class BView, class IndexView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<IndexView>,
+                           int> = 0>
+void sorted_search(const ExecSpace& space, const AView& a, const BView& b, const IndexView& a_index,
+                   Bounds bounds, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sorted_search";
+  Impl::check_index_output<ExecSpace>(fn, "a_index", a_index, a.extent(0), b.extent(0));
+  Impl::check_no_alias(fn, "a_index", a_index, "a", a, "b", b);
+  Impl::check_all_reachable<ExecSpace>(fn, "a_index", a_index);
+  Impl::check_search_inputs(fn, space, a, b, comp);
+  Impl::index_search(space, a, b, a_index, bounds, comp);
+}
+
+/// The complete search (seed 000). With Bounds::lower: a_index = lower bounds of A into B and
+/// b_index = upper bounds of B into A; with Bounds::upper the reverse. a_match[i] = 1 when b holds
+/// an element equal to a[i] (equal: neither orders before the other), b_match likewise. Writes
+/// {matches of A, matches of B} to counts(0), counts(1).
+/// Synchronization: asynchronous on `space` (no fence, no host round trip).
+template <
+    class ExecSpace, class AView, class BView, class AI, class AM, class BI, class BM, class Counts,
+    class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<Counts>, int> = 0>
+void sorted_search(const ExecSpace& space, const AView& a, const BView& b,
+                   const SearchOutputs<AI, AM, BI, BM>& outputs, Bounds bounds,
+                   const Counts& counts, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sorted_search";
+  Impl::check_index_output<ExecSpace>(fn, "counts", counts, 2,
+                                      a.extent(0) > b.extent(0) ? a.extent(0) : b.extent(0));
+  Impl::check_no_alias(fn, "counts", counts, "a", a, "b", b, "a_index", outputs.a_index, "a_match",
+                       outputs.a_match, "b_index", outputs.b_index, "b_match", outputs.b_match);
+  Impl::check_all_reachable<ExecSpace>(fn, "counts", counts);
+  Impl::check_complete_search(fn, space, a, b, outputs, comp);
+  Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
+}
+
+/// The complete search, returning the match counts.
+/// Synchronization: fences `space` before returning (the counts are read back to the host).
+template <
+    class ExecSpace, class AView, class BView, class AI, class AM, class BI, class BM,
+    class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>, int> = 0>
+MatchCounts sorted_search(const ExecSpace& space, const AView& a, const BView& b,
+                          const SearchOutputs<AI, AM, BI, BM>& outputs, Bounds bounds,
+                          const Comp& comp = Comp{}) {
+  Impl::check_complete_search("Ordo::sorted_search", space, a, b, outputs, comp);
+  const auto counts = Impl::workspace<std::int64_t>(space, 2, Impl::WorkspaceSlot::counts);
+  Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
+  std::int64_t host[2] = {0, 0};
+  Kokkos::deep_copy(space, Kokkos::View<std::int64_t*, Kokkos::HostSpace>(host, 2), counts);
+  space.fence("Ordo::sorted_search: fence");
+  return MatchCounts{host[0], host[1]};
+}
+
+/// sorted_search on a_index's execution space. Synchronization: fences that space.
+template <class AView, class BView, class IndexView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<AView> && Kokkos::is_view_v<IndexView>, int> = 0>
+void sorted_search(const AView& a, const BView& b, const IndexView& a_index, Bounds bounds,
+                   const Comp& comp = Comp{}) {
+  using ExecSpace = typename IndexView::execution_space;
+  const ExecSpace space;
+  sorted_search(space, a, b, a_index, bounds, comp);
+  space.fence("Ordo::sorted_search: fence");
+}
+
+/// The complete search on a's execution space. Synchronization: fences that space.
+template <class AView, class BView, class AI, class AM, class BI, class BM, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<AView>, int> = 0>
+MatchCounts sorted_search(const AView& a, const BView& b,
+                          const SearchOutputs<AI, AM, BI, BM>& outputs, Bounds bounds,
+                          const Comp& comp = Comp{}) {
+  return sorted_search(typename AView::execution_space(), a, b, outputs, bounds, comp);
+}
+
+/// counts[i] = how many elements of b equal a[i] (its upper bound minus its lower bound), for
+/// sorted a and b. Two walks (seed 000's SortedEqualityCount): the lower bounds go to counts, the
+/// second walk finds the upper bounds and stores the differences, with no third pass.
+/// Synchronization: asynchronous on `space` (no fence).
+template <class ExecSpace, class AView, class BView, class CountView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void sorted_equality_count(const ExecSpace& space, const AView& a, const BView& b,
+                           const CountView& counts, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sorted_equality_count";
+  Impl::check_index_output<ExecSpace>(fn, "counts", counts, a.extent(0), b.extent(0));
+  Impl::check_no_alias(fn, "counts", counts, "a", a, "b", b);
+  Impl::check_all_reachable<ExecSpace>(fn, "counts", counts);
+  Impl::check_search_inputs(fn, space, a, b, comp);
+  Impl::equality_count(space, a, b, counts, comp);
+}
+
+/// sorted_equality_count on counts' execution space. Synchronization: fences that space.
+template <class AView, class BView, class CountView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<AView>, int> = 0>
+void sorted_equality_count(const AView& a, const BView& b, const CountView& counts,
+                           const Comp& comp = Comp{}) {
+  using ExecSpace = typename CountView::execution_space;
+  const ExecSpace space;
+  sorted_equality_count(space, a, b, counts, comp);
+  space.fence("Ordo::sorted_equality_count: fence");
+}
+
+namespace Impl {
+
+template <bool Upper, class ExecSpace, class Haystack, class Needles, class Out, class Comp>
+void binary_search_all(const char* fn, const char* label, const ExecSpace& space,
+                       const Haystack& haystack, const Needles& needles, const Out& out,
+                       const Comp& comp) {
+  static_check_views<ExecSpace, Haystack, Needles>();
+  check_index_output<ExecSpace>(fn, "out", out, needles.extent(0), haystack.extent(0));
+  check_no_alias(fn, "out", out, "haystack", haystack, "needles", needles);
+  check_all_reachable<ExecSpace>(fn, "haystack", haystack, "needles", needles, "out", out);
+  if constexpr (debug_checks) check_sorted(fn, "haystack", space, haystack, comp);
+  binary_search_dispatch<Upper>(label, space, haystack, needles, out, comp);
+}
+
+}  // namespace Impl
+
+/// out[i] = the lower bound of needles[i] in the sorted haystack, for needles in any order (one
+/// binary search per needle). For sorted needles, sorted_search is faster: the caller knows which
+/// it has; Ordo never guesses from the data. Synchronization: asynchronous on `space`.
+template <class ExecSpace, class Haystack, class Needles, class Out, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void lower_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
+                 const Out& out, const Comp& comp = Comp{}) {
+  Impl::binary_search_all<false>("Ordo::lower_bound", "Ordo::lower_bound::search", space, haystack,
+                                 needles, out, comp);
+}
+
+/// out[i] = the upper bound of needles[i] in the sorted haystack, needles in any order.
+/// Synchronization: asynchronous on `space`.
+template <class ExecSpace, class Haystack, class Needles, class Out, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void upper_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
+                 const Out& out, const Comp& comp = Comp{}) {
+  Impl::binary_search_all<true>("Ordo::upper_bound", "Ordo::upper_bound::search", space, haystack,
+                                needles, out, comp);
+}
+
+/// lower_bound on out's execution space. Synchronization: fences that space.
+template <class Haystack, class Needles, class Out, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<Haystack>, int> = 0>
+void lower_bound(const Haystack& haystack, const Needles& needles, const Out& out,
+                 const Comp& comp = Comp{}) {
+  const typename Out::execution_space space;
+  lower_bound(space, haystack, needles, out, comp);
+  space.fence("Ordo::lower_bound: fence");
+}
+
+/// upper_bound on out's execution space. Synchronization: fences that space.
+template <class Haystack, class Needles, class Out, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<Haystack>, int> = 0>
+void upper_bound(const Haystack& haystack, const Needles& needles, const Out& out,
+                 const Comp& comp = Comp{}) {
+  const typename Out::execution_space space;
+  upper_bound(space, haystack, needles, out, comp);
+  space.fence("Ordo::upper_bound: fence");
+}
+
+/// Team-level sorted search for use inside a user's TeamPolicy kernel: a_index[i] = the lower
+/// (or upper) bound of a[i] in b, for sorted a and b; every thread of the team calls it with the
+/// same arguments. Views may be global or scratch. Allocates nothing and needs no scratch
+/// (sorted_search_team_scratch_size is 0). Synchronization: ends with a team barrier.
+template <class Member, class AView, class BView, class IndexView, class Comp = less<>>
+KOKKOS_INLINE_FUNCTION void sorted_search_team(const Member& member, const AView& a, const BView& b,
+                                               const IndexView& a_index, Bounds bounds,
+                                               const Comp& comp = Comp{}) {
+  const std::int64_t chunks = member.team_size();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunks), [&](std::int64_t c) {
+    if (bounds == Bounds::lower) {
+      Impl::search_chunk(a, b, c, chunks, comp, Impl::IndexSink<true, IndexView>{a_index});
+    } else {
+      Impl::search_chunk(b, a, c, chunks, comp, Impl::IndexSink<false, IndexView>{a_index});
+    }
+  });
+  member.team_barrier();
+}
+
+/// Scratch bytes sorted_search_team needs from the caller: none.
+constexpr std::size_t sorted_search_team_scratch_size(std::size_t /*a_size*/,
+                                                      std::size_t /*b_size*/) {
+  return 0;
+}
+
+}  // namespace Ordo
+
+#endif

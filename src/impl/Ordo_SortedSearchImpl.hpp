@@ -1,0 +1,390 @@
+#ifndef ORDO_IMPL_SORTEDSEARCHIMPL_HPP
+#define ORDO_IMPL_SORTEDSEARCHIMPL_HPP
+
+// Device level of sorted search: dispatch by execution space and size.
+//   device backends: Ordo::<algo>::partition (the merge-path partitioner of merge) then
+//                    Ordo::<algo>::tiles (one team per tile); small inputs: one launch,
+//                    Ordo::<algo>::fused, whose teams co-rank their own tiles
+//   host backends:   Ordo::<algo>::host, one merge-path chunk of the walk per thread
+// and the binary search of unsorted needles, Ordo::<lower_bound|upper_bound>::search.
+//
+// What a walk produces goes to a sink (see Ordo_TileSearch.hpp for the walk): the sink says at
+// compile time which results it wants (want_x, want_y), whether it needs match flags (match) and
+// match counts (count_matches), and stores each result where its caller asked.
+
+#include <impl/Ordo_MergePath.hpp>
+#include <impl/Ordo_TileMerge.hpp>
+#include <impl/Ordo_TileSearch.hpp>
+#include <impl/Ordo_Traits.hpp>
+#include <impl/Ordo_Tuning.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace Ordo::Impl {
+
+// Bounds of X into Y (OnX) or of Y into X, into one index View.
+template <bool OnX, class IndexView>
+struct IndexSink {
+  IndexView index;
+  static constexpr bool want_x = OnX, want_y = !OnX, match = false, count_matches = false;
+  using value_type = typename IndexView::non_const_value_type;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool) const {
+    index(i) = value_type(bound);
+  }
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t bound, bool) const {
+    index(j) = value_type(bound);
+  }
+  KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
+};
+
+// The complete search: every result of both sides; an output View of extent 0 is not written.
+// counts(x_slot) receives the X matches, counts(1 - x_slot) the Y matches.
+template <class XIndex, class XMatch, class YIndex, class YMatch, class Counts>
+struct CompleteSink {
+  XIndex x_index;
+  XMatch x_match;
+  YIndex y_index;
+  YMatch y_match;
+  Counts counts;
+  int x_slot;
+  static constexpr bool want_x = true, want_y = true, match = true, count_matches = true;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool m) const {
+    if (x_index.extent(0)) x_index(i) = typename XIndex::non_const_value_type(bound);
+    if (x_match.extent(0)) x_match(i) = m;
+  }
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t bound, bool m) const {
+    if (y_index.extent(0)) y_index(j) = typename YIndex::non_const_value_type(bound);
+    if (y_match.extent(0)) y_match(j) = m;
+  }
+  KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t xm, std::int64_t ym) const {
+    using C = typename Counts::non_const_value_type;
+    if (xm) Kokkos::atomic_add(&counts(x_slot), C(xm));
+    if (ym) Kokkos::atomic_add(&counts(1 - x_slot), C(ym));
+  }
+};
+
+// Second pass of sorted_equality_count (seed 000's SortedEqualityCount): the walk of X = B and
+// Y = A gives the upper bound of each a[j] in b; counts(j) holds its lower bound from the first
+// pass and becomes the difference.
+template <class CountView>
+struct EqualityCountSink {
+  CountView counts;
+  static constexpr bool want_x = false, want_y = true, match = false, count_matches = false;
+  using value_type = typename CountView::non_const_value_type;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t upper, bool) const {
+    counts(j) = value_type(upper - std::int64_t(counts(j)));
+  }
+  KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
+};
+
+// One team per tile of team_size * VT steps of the walk (seed 000's KernelSortedSearch). The
+// team loads its X and Y ranges with the halo elements the match flags and the range-check-free
+// walk need, each thread walks VT steps in registers, the results are compacted through scratch
+// into X order and Y order, and stored with coalesced writes.
+template <int VT, bool Fused, class ExecSpace, class XView, class YView, class PartView, class Sink,
+          class Comp>
+struct SearchTiles {
+  using Key = typename XView::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int halo = 3;  // preceding X, trailing X, trailing Y
+
+  XView x;
+  YView y;
+  PartView part;
+  Sink sink;
+  Comp comp;
+
+  static std::size_t scratch_bytes(int team_size) {
+    const std::size_t tile = std::size_t(team_size) * VT;
+    return KeyTile::shmem_size(tile + halo) + IndexTile::shmem_size(tile);
+  }
+  std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t m = x.extent(0), n = y.extent(0);
+    const int nt = member.team_size(), t = member.team_rank();
+    const std::int64_t tile_size = std::int64_t(nt) * VT;
+    const std::int64_t begin = member.league_rank() * tile_size;
+    const int count = int(begin + tile_size < m + n ? tile_size : m + n - begin);
+
+    std::int64_t x0, x1;
+    if constexpr (Fused) {
+      x0 = team_merge_path(member, x, m, y, n, begin, comp);
+      x1 = team_merge_path(member, x, m, y, n, begin + count, comp);
+    } else {
+      x0 = part(member.league_rank());
+      x1 = part(member.league_rank() + 1);
+    }
+    const int nx = int(x1 - x0), ny = count - nx;
+    const std::int64_t y0 = begin - x0;
+
+    // Tile layout: [preceding X] X range [trailing X] | Y range [trailing Y].
+    const int left = Sink::match && x0 > 0;
+    const bool right_x = x1 < m, right_y = y0 + ny < n;
+    const int xs = left, x_end = xs + nx + right_x, ys = x_end, y_end = ys + ny + right_y;
+    KeyTile keys(member.team_scratch(0), tile_size + halo);
+    tile_load<VT>(member, x, x0 - left, x_end, y, y0, y_end - x_end, keys);
+    member.team_barrier();
+
+    // Merge path inside the tile, then VT steps of the walk in registers; tiles with every halo
+    // element present walk without range checks.
+    const int diag = t * VT < count ? t * VT : count;
+    const int mine = count - diag < VT ? count - diag : VT;
+    const int xl = merge_path<int>(keys, xs, nx, keys, ys, ny, diag, comp);
+    int res[VT];
+    int x_matches = 0, y_matches = 0;
+    const bool extended = right_x && right_y && (!Sink::match || left);
+    const unsigned decisions = extended ? tile_serial_search<VT, false, Sink::match>(
+                                              keys, xs + xl, xs, x_end, ys + diag - xl, ys, y_end,
+                                              mine, comp, res, x_matches, y_matches)
+                                        : tile_serial_search<VT, true, Sink::match>(
+                                              keys, xs + xl, xs, x_end, ys + diag - xl, ys, y_end,
+                                              mine, comp, res, x_matches, y_matches);
+
+    // Compact: X results to slots [0, nx) in X order, Y results to [nx, count) in Y order.
+    IndexTile slots(member.team_scratch(0), tile_size);
+    int xo = xl, yo = nx + diag - xl;
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      if (k < mine) {
+        if (decisions & (1u << k)) {
+          if constexpr (Sink::want_x) slots(xo) = res[k];
+          ++xo;
+        } else {
+          if constexpr (Sink::want_y) slots(yo) = res[k];
+          ++yo;
+        }
+      }
+    }
+    if constexpr (Sink::count_matches) {
+      std::int64_t packed = std::int64_t(x_matches) | (std::int64_t(y_matches) << 32);
+      member.team_reduce(Kokkos::Sum<std::int64_t>(packed));
+      if (t == 0) sink.add_counts(packed & 0xffffffff, packed >> 32);
+    }
+    member.team_barrier();
+
+    constexpr int index_mask = search_match_bit - 1;
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(member, Sink::want_x ? 0 : nx, Sink::want_y ? count : nx),
+        [&](int i) {
+          const int r = slots(i);
+          const bool match = r & search_match_bit;
+          if (i < nx) {
+            sink.x(x0 + i, y0 + (r & index_mask), match);
+          } else {
+            sink.y(y0 + (i - nx), x0 + (r & index_mask), match);
+          }
+        });
+  }
+};
+
+// Counts the matches a host chunk reports, forwarding every result to the wrapped sink.
+template <class Sink>
+struct CountingSink {
+  Sink sink;
+  std::int64_t* x_matches;
+  std::int64_t* y_matches;
+  static constexpr bool want_x = Sink::want_x, want_y = Sink::want_y, match = Sink::match;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool m) const {
+    sink.x(i, bound, m);
+    *x_matches += m;
+  }
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t bound, bool m) const {
+    sink.y(j, bound, m);
+    *y_matches += m;
+  }
+};
+
+template <class XView, class YView, class Sink, class Comp>
+struct SearchHost {
+  XView x;
+  YView y;
+  Sink sink;
+  std::int64_t chunks;
+  Comp comp;
+
+  void operator()(std::int64_t c) const {
+    if constexpr (Sink::count_matches) {
+      std::int64_t xm = 0, ym = 0;
+      search_chunk(x, y, c, chunks, comp, CountingSink<Sink>{sink, &xm, &ym});
+      sink.add_counts(xm, ym);
+    } else {
+      search_chunk(x, y, c, chunks, comp, sink);
+    }
+  }
+};
+
+// The tiled path, on any backend (host backends run it with their own team size, which tests
+// use to check it on CPU). fused selects the single-launch variant.
+template <class ExecSpace, class XView, class YView, class Sink, class Comp>
+void search_tiled(const std::string& algo, const ExecSpace& space, const XView& x, const YView& y,
+                  const Sink& sink, const Comp& comp, bool fused) {
+  using Tuning = SearchTuning<ExecSpace, sizeof(typename XView::value_type)>;
+  constexpr int vt = Tuning::vt;
+  const std::int64_t total = std::int64_t(x.extent(0)) + std::int64_t(y.extent(0));
+  if (total == 0) return;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (total + tile - 1) / tile;
+  using Part = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
+  if (fused) {
+    Kokkos::parallel_for(
+        "Ordo::" + algo + "::fused", policy,
+        SearchTiles<vt, true, ExecSpace, XView, YView, Part, Sink, Comp>{x, y, Part(), sink, comp});
+  } else {
+    const Part part = workspace<std::int64_t>(space, tiles + 1);
+    partition_merge_path("Ordo::" + algo + "::partition", space, x, y, part, tile, comp);
+    Kokkos::parallel_for(
+        "Ordo::" + algo + "::tiles", policy,
+        SearchTiles<vt, false, ExecSpace, XView, YView, Part, Sink, Comp>{x, y, part, sink, comp});
+  }
+}
+
+// Which path a walk takes: the dispatch's choice, or (for tests) one of the tiled paths.
+enum class SearchPath { automatic, tiled, fused };
+
+// The walk of X into Y, every result to `sink`.
+template <class ExecSpace, class XView, class YView, class Sink, class Comp>
+void search_dispatch(const std::string& algo, const ExecSpace& space, const XView& x,
+                     const YView& y, const Sink& sink, const Comp& comp,
+                     SearchPath path = SearchPath::automatic) {
+  const std::int64_t total = std::int64_t(x.extent(0)) + std::int64_t(y.extent(0));
+  if (total == 0) return;
+  if (path != SearchPath::automatic) {
+    search_tiled(algo, space, x, y, sink, comp, path == SearchPath::fused);
+  } else if constexpr (is_host_space_v<ExecSpace>) {
+    const std::int64_t grain = 1 << 14;
+    std::int64_t chunks = space.concurrency();
+    if (chunks > (total + grain - 1) / grain) chunks = (total + grain - 1) / grain;
+    Kokkos::parallel_for(
+        "Ordo::" + algo + "::host",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+        SearchHost<XView, YView, Sink, Comp>{x, y, sink, chunks, comp});
+  } else {
+    using Tuning = SearchTuning<ExecSpace, sizeof(typename XView::value_type)>;
+    const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;
+    search_tiled(algo, space, x, y, sink, comp,
+                 (total + tile - 1) / tile <= Tuning::fused_max_tiles);
+  }
+}
+
+// Binary search of a needle in hay[begin, begin + len) (any needle order): begin plus the number
+// of elements that order before the needle (Upper: that do not order after it). Branch-free: the
+// loop runs ceil(log2 len) times.
+template <bool Upper, class Haystack, class Needle, class Comp>
+KOKKOS_INLINE_FUNCTION std::int64_t binary_search(const Haystack& hay, std::int64_t begin,
+                                                  std::int64_t len, const Needle& needle,
+                                                  const Comp& comp) {
+  if (len == 0) return begin;
+  while (len > 1) {
+    const std::int64_t half = len / 2;
+    const auto& probe = hay(begin + half - 1);
+    const bool before = Upper ? !comp(needle, probe) : comp(probe, needle);
+    begin = before ? begin + half : begin;
+    len -= half;
+  }
+  const auto& last = hay(begin);
+  return begin + (Upper ? !comp(needle, last) : comp(last, needle));
+}
+
+// Host backends: one binary search per needle.
+template <bool Upper, class Haystack, class Needles, class Out, class Comp>
+struct BinarySearchHost {
+  Haystack haystack;
+  Needles needles;
+  Out out;
+  Comp comp;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    out(i) = typename Out::non_const_value_type(
+        binary_search<Upper>(haystack, 0, haystack.extent(0), needles(i), comp));
+  }
+};
+
+// Device backends: each team first loads `samples` evenly spaced haystack elements into scratch
+// (sample j = hay[j * step]), so that the top levels of every search run in scratch instead of
+// chasing L2 and DRAM; each needle then finishes in one step-long range of the haystack.
+template <int Samples, int NeedlesPerThread, class ExecSpace, class Haystack, class Needles,
+          class Out, bool Upper, class Comp>
+struct BinarySearchTiles {
+  using Key = typename Haystack::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using SampleTile = Kokkos::View<Key*, typename ExecSpace::scratch_memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  Haystack haystack;
+  Needles needles;
+  Out out;
+  Comp comp;
+  int samples;        // min(Samples, |haystack|)
+  std::int64_t step;  // ceil(|haystack| / samples)
+
+  std::size_t team_shmem_size(int) const { return SampleTile::shmem_size(Samples); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    SampleTile tile(member.team_scratch(0), Samples);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, samples),
+                         [&](int j) { tile(j) = haystack(j * step); });
+    member.team_barrier();
+    const std::int64_t n = haystack.extent(0), count = needles.extent(0);
+    const std::int64_t per_team = std::int64_t(member.team_size()) * NeedlesPerThread;
+    const std::int64_t first = member.league_rank() * per_team;
+    const std::int64_t last = first + per_team < count ? first + per_team : count;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, first, last), [&](std::int64_t i) {
+      const auto needle = needles(i);
+      // c samples order before the needle: the answer lies in [(c - 1) * step + 1, c * step].
+      const std::int64_t c = binary_search<Upper>(tile, 0, samples, needle, comp);
+      const std::int64_t lo = c > 0 ? (c - 1) * step + 1 : 0;
+      const std::int64_t hi = c * step < n ? c * step : n;
+      out(i) = typename Out::non_const_value_type(
+          binary_search<Upper>(haystack, lo, hi > lo ? hi - lo : 0, needle, comp));
+    });
+  }
+};
+
+// path tiled runs the device path on any backend (tests).
+template <bool Upper, class ExecSpace, class Haystack, class Needles, class Out, class Comp>
+void binary_search_dispatch(const char* label, const ExecSpace& space, const Haystack& haystack,
+                            const Needles& needles, const Out& out, const Comp& comp,
+                            SearchPath path = SearchPath::automatic) {
+  const std::int64_t n = haystack.extent(0), count = needles.extent(0);
+  if (count == 0) return;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (path == SearchPath::automatic) {
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, count),
+          BinarySearchHost<Upper, Haystack, Needles, Out, Comp>{haystack, needles, out, comp});
+      return;
+    }
+  }
+  {
+    using Tuning = BinarySearchTuning<ExecSpace, sizeof(typename Haystack::value_type)>;
+    // At most Tuning::samples samples, `step` apart, the last one inside the haystack.
+    const std::int64_t most = n < Tuning::samples ? n : Tuning::samples;
+    const std::int64_t step = most > 0 ? (n + most - 1) / most : 1;
+    const int samples = int((n + step - 1) / step);
+    const std::int64_t per_team = std::int64_t(Tuning::team_size) * Tuning::needles_per_thread;
+    Kokkos::parallel_for(
+        label,
+        Kokkos::TeamPolicy<ExecSpace>(space, (count + per_team - 1) / per_team, Tuning::team_size),
+        BinarySearchTiles<Tuning::samples, Tuning::needles_per_thread, ExecSpace, Haystack, Needles,
+                          Out, Upper, Comp>{haystack, needles, out, comp, samples, step});
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif
