@@ -33,14 +33,19 @@ def main():
                 series[panel][rec["impl"]].append((rec["n"], rec["keys_per_s"]))
 
     panels = sorted(series)
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
-    for ax, panel in zip(axes[0], panels):
+    cols = min(3, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 4.5 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, panel in zip(axes.flat, panels):
         primitive, key, values, dist = panel
         for impl, points in sorted(series[panel].items(), key=lambda kv: kv[0] != "ordo"):
             points.sort()
             ax.plot([p[0] for p in points], [p[1] * 1e-9 for p in points], marker="o",
                     linewidth=2.5 if impl == "ordo" else 1.2, label=impl)
         ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
         ax.set_xlabel("n (keys)")
         ax.set_ylabel("Gkeys/s")
         ax.set_title(f"{primitive}, {key} keys{' + u32 values' if values else ''}, {dist}")

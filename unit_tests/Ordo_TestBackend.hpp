@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace OrdoTest {
 
@@ -32,6 +33,18 @@ inline constexpr bool on_host =
 // Which device-level path a test drives: the dispatch a user gets, or one of the tiled paths
 // (two launches, or one fused launch), which host backends can run too.
 enum class Path { dispatch, tiled, fused };
+
+// A user key type with a user comparator: particles ordered by cell only.
+struct Particle {
+  std::int32_t cell;
+  float x;
+};
+
+struct ByCell {
+  KOKKOS_INLINE_FUNCTION bool operator()(const Particle& p, const Particle& q) const {
+    return p.cell < q.cell;
+  }
+};
 
 // The one large size per test (ORDO.md section 4).
 inline std::size_t large_size() {

@@ -107,19 +107,7 @@ TEST(Merge, DescendingWithGreater) {
   }
 }
 
-// A user type with a user comparator: particles ordered by cell only, so that equal cells test
-// stability through the other member.
-struct Particle {
-  std::int32_t cell;
-  float x;
-};
-
-struct ByCell {
-  KOKKOS_INLINE_FUNCTION bool operator()(const Particle& p, const Particle& q) const {
-    return p.cell < q.cell;
-  }
-};
-
+// Particle and ByCell (Ordo_TestBackend.hpp): equal cells test stability through x.
 TEST(Merge, UserTypeAndComparator) {
   for (std::size_t total : {std::size_t(5), tile_size<Particle>() * 2 + 1, std::size_t(40000)}) {
     std::vector<Particle> a(total / 2), b(total - total / 2);

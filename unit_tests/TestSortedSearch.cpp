@@ -301,21 +301,10 @@ TEST(SortedSearch, DescendingWithGreater) {
   }
 }
 
-// A user type ordered by one member only: equal cells are matches however the rest differs.
-struct Cell {
-  std::int32_t cell;
-  float weight;
-};
-
-struct ByCell {
-  KOKKOS_INLINE_FUNCTION bool operator()(const Cell& p, const Cell& q) const {
-    return p.cell < q.cell;
-  }
-};
-
+// Particle and ByCell (Ordo_TestBackend.hpp): equal cells match however x differs.
 TEST(SortedSearch, UserTypeAndComparator) {
-  for (std::size_t total : {std::size_t(7), tile_size<Cell>() * 2 + 1, std::size_t(30011)}) {
-    std::vector<Cell> a(total / 2), b(total - total / 2);
+  for (std::size_t total : {std::size_t(7), tile_size<Particle>() * 2 + 1, std::size_t(30011)}) {
+    std::vector<Particle> a(total / 2), b(total - total / 2);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = {std::int32_t(i * 7 % 23), float(i)};
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = {std::int32_t(i * 5 % 31), -float(i)};
     std::stable_sort(a.begin(), a.end(), ByCell{});

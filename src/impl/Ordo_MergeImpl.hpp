@@ -70,20 +70,12 @@ struct MergeTiles {
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t m = a.extent(0), n = b.extent(0);
     const int nt = member.team_size(), t = member.team_rank();
     const std::int64_t tile_size = std::int64_t(nt) * VT;
-    const std::int64_t begin = member.league_rank() * tile_size;
-    const int count = int(begin + tile_size < m + n ? tile_size : m + n - begin);
-
-    std::int64_t a0, a1;
-    if constexpr (Fused) {
-      a0 = team_merge_path(member, a, m, b, n, begin, comp);
-      a1 = team_merge_path(member, a, m, b, n, begin + count, comp);
-    } else {
-      a0 = part(member.league_rank());
-      a1 = part(member.league_rank() + 1);
-    }
+    // (Not a structured binding: C++17 lambdas cannot capture those.)
+    const TileRange range = tile_range<Fused>(member, tile_size, a, b, part, comp);
+    const std::int64_t begin = range.begin, a0 = range.a0, a1 = range.a1;
+    const int count = range.count;
     const int na = int(a1 - a0), nb = count - na;
     const std::int64_t b0 = begin - a0;
 

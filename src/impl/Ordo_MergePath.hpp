@@ -69,6 +69,33 @@ KOKKOS_INLINE_FUNCTION Index team_merge_path(const Member& member, const AView& 
   return lo;
 }
 
+// The piece of the merge path that team `member.league_rank()` owns: merge outputs
+// [begin, begin + count) (count <= tile_size), made of A[a0, a1) and B[begin - a0, ...). Fused
+// kernels co-rank both ends with the team; the others read them from the partition kernel's part.
+struct TileRange {
+  std::int64_t begin;
+  int count;
+  std::int64_t a0, a1;
+};
+
+template <bool Fused, class Member, class AView, class BView, class PartView, class Comp>
+KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t tile_size,
+                                            const AView& a, const BView& b, const PartView& part,
+                                            const Comp& comp) {
+  const std::int64_t m = a.extent(0), n = b.extent(0);
+  TileRange r;
+  r.begin = member.league_rank() * tile_size;
+  r.count = int(r.begin + tile_size < m + n ? tile_size : m + n - r.begin);
+  if constexpr (Fused) {
+    r.a0 = team_merge_path(member, a, m, b, n, r.begin, comp);
+    r.a1 = team_merge_path(member, a, m, b, n, r.begin + r.count, comp);
+  } else {
+    r.a0 = part(member.league_rank());
+    r.a1 = part(member.league_rank() + 1);
+  }
+  return r;
+}
+
 // Writes to part(t) the co-rank of min(t * tile, |A| + |B|) for every t in [0, part.extent(0)).
 // Host backends: one binary search per boundary. Device backends: one team per boundary, whose
 // (team_size + 1)-ary search needs a handful of dependent global loads instead of log2(|A|)

@@ -115,17 +115,10 @@ struct SearchTiles {
     const std::int64_t m = x.extent(0), n = y.extent(0);
     const int nt = member.team_size(), t = member.team_rank();
     const std::int64_t tile_size = std::int64_t(nt) * VT;
-    const std::int64_t begin = member.league_rank() * tile_size;
-    const int count = int(begin + tile_size < m + n ? tile_size : m + n - begin);
-
-    std::int64_t x0, x1;
-    if constexpr (Fused) {
-      x0 = team_merge_path(member, x, m, y, n, begin, comp);
-      x1 = team_merge_path(member, x, m, y, n, begin + count, comp);
-    } else {
-      x0 = part(member.league_rank());
-      x1 = part(member.league_rank() + 1);
-    }
+    // (Not a structured binding: C++17 lambdas cannot capture those.)
+    const TileRange range = tile_range<Fused>(member, tile_size, x, y, part, comp);
+    const std::int64_t begin = range.begin, x0 = range.a0, x1 = range.a1;
+    const int count = range.count;
     const int nx = int(x1 - x0), ny = count - nx;
     const std::int64_t y0 = begin - x0;
 
