@@ -13,11 +13,12 @@
 
 namespace Ordo::Impl {
 
-// The device-level merge-path partition (partition_merge_path): threads per team, one team per
-// tile boundary.
+// The device-level merge-path partition (partition_merge_path): one tile boundary per team
+// thread, searched by `lanes` vector lanes.
 template <class ExecSpace>
 struct PartitionTuning {
-  static constexpr int team_size = 32;
+  static constexpr int team_size = 16;
+  static constexpr int lanes = 8;
 };
 
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
