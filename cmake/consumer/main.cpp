@@ -1,4 +1,5 @@
-// Merges two sorted Views with Ordo and checks the result against std::merge.
+// Merges two sorted Views with Ordo and searches one in the other, checking the results against
+// std::merge and std::lower_bound.
 #include <Ordo.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -32,7 +33,18 @@ int main(int argc, char* argv[]) {
       return 1;
     }
   }
-  std::printf("ordo-consumer: Ordo %s (%s) merged %d + %d keys correctly\n", ORDO_VERSION_STRING,
-              ORDO_GIT_HASH, m, n);
+
+  Kokkos::View<long*> index("index", m);
+  Ordo::sorted_search(da, db, index, Ordo::Bounds::lower);  // fences
+  auto hindex = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), index);
+  for (int i = 0; i < m; ++i) {
+    const long e = std::lower_bound(b.begin(), b.end(), a[i]) - b.begin();
+    if (hindex(i) != e) {
+      std::printf("ordo-consumer: index(%d) = %ld, expected %ld\n", i, hindex(i), e);
+      return 1;
+    }
+  }
+  std::printf("ordo-consumer: Ordo %s (%s) merged and searched %d + %d keys correctly\n",
+              ORDO_VERSION_STRING, ORDO_GIT_HASH, m, n);
   return 0;
 }

@@ -10,7 +10,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <type_traits>
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define ORDO_UNROLL _Pragma("unroll")
@@ -66,13 +65,6 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
 }
 
-// Rank-1 Views whose elements are contiguous: tile loads index them through a raw pointer with
-// 32-bit offsets from the tile's start instead of the View's 64-bit indexing.
-template <class View>
-inline constexpr bool is_contiguous_v =
-    std::is_same_v<typename View::array_layout, Kokkos::LayoutRight> ||
-    std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
-
 // Cooperative, coalesced load of a tile's A range a[a0, a0 + na) and B range b[b0, b0 + nb) into
 // tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with VT loads in
 // flight per thread.
@@ -82,15 +74,7 @@ KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std:
                                       const TileView& tile) {
   using T = typename TileView::value_type;
   const int nt = member.team_size(), t = member.team_rank(), count = na + nb;
-  const auto* pa = a.data() + a0;  // used for contiguous Views only
-  const auto* pb = b.data() + b0;
-  auto load = [&](int i) -> T {
-    if constexpr (is_contiguous_v<AView> && is_contiguous_v<BView>) {
-      return i < na ? pa[i] : pb[i - na];
-    } else {
-      return i < na ? a(a0 + i) : b(b0 + (i - na));
-    }
-  };
+  auto load = [&](int i) -> T { return i < na ? a(a0 + i) : b(b0 + (i - na)); };
   T v[VT];
   ORDO_UNROLL
   for (int k = 0; k < VT; ++k) {

@@ -13,14 +13,6 @@
 
 namespace Ordo::Impl {
 
-// The device-level merge-path partition (partition_merge_path): one tile boundary per team
-// thread, searched by `lanes` vector lanes.
-template <class ExecSpace>
-struct PartitionTuning {
-  static constexpr int team_size = 16;
-  static constexpr int lanes = 8;
-};
-
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path); larger ones run the partition
