@@ -5,6 +5,7 @@
 
 #include <Ordo_Comparators.hpp>
 #include <Ordo_Config.hpp>
+#include <Ordo_CopyIf.hpp>
 #include <Ordo_Merge.hpp>
 #include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>

@@ -53,15 +53,6 @@ void check_search_inputs(const char* fn, const ExecSpace& space, const AView& a,
   }
 }
 
-// An index output of `size` positions whose values go up to `largest`.
-template <class ExecSpace, class View>
-void check_index_output(const char* fn, const char* name, const View& v, std::size_t size,
-                        std::size_t largest) {
-  static_check_views<ExecSpace, View>();
-  check_size_at_least(fn, name, v, size);
-  check_index_capacity(fn, name, v, largest);
-}
-
 template <class ExecSpace, class View>
 void check_match_output(const char* fn, const char* name, const View& v, std::size_t size) {
   static_check_views<ExecSpace, View>();

@@ -143,6 +143,15 @@ constexpr void static_check_views() {
   (static_check_view<ExecSpace, Views>(), ...);
 }
 
+// An index output of `size` positions whose values go up to `largest`.
+template <class ExecSpace, class View>
+void check_index_output(const char* fn, const char* name, const View& v, std::size_t size,
+                        std::size_t largest) {
+  static_check_views<ExecSpace, View>();
+  check_size_at_least(fn, name, v, size);
+  check_index_capacity(fn, name, v, largest);
+}
+
 // Debug check: v is sorted under comp. Reports the first position where it is not.
 template <class ExecSpace, class View, class Comp>
 void check_sorted(const char* function, const char* name, const ExecSpace& space, const View& v,

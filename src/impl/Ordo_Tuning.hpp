@@ -43,7 +43,21 @@ struct BinarySearchTuning {
   static constexpr int samples = 64;
 };
 
+// Stable compaction (copy_if, copy_flagged): a team of team_size threads per tile of
+// team_size * items_per_thread input elements.
+template <class ExecSpace>
+struct CompactTuning {
+  static constexpr int team_size = 1;
+  static constexpr int items_per_thread = 1 << 14;
+};
+
 #if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct CompactTuning<Kokkos::Cuda> {
+  static constexpr int team_size = 256;
+  static constexpr int items_per_thread = 16;
+};
+
 template <std::size_t KeyBytes>
 struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 128;

@@ -1,0 +1,114 @@
+#ifndef ORDO_COPYIF_HPP
+#define ORDO_COPYIF_HPP
+
+// Stream compaction (seed 002): the elements of a View that a predicate (or a flag) selects,
+// copied densely and in input order.
+
+#include <impl/Ordo_Checks.hpp>
+#include <impl/Ordo_CopyIfImpl.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo {
+
+namespace Impl {
+
+template <class ExecSpace, class InView, class OutView, class... Others>
+void check_compaction(const char* fn, const InView& in, const OutView& out,
+                      const Others&... named_others) {
+  static_check_views<ExecSpace, InView, OutView>();
+  static_assert(
+      std::is_assignable_v<typename OutView::reference_type, typename InView::const_value_type>,
+      "Ordo::copy_if: out's elements must be assignable from in's");
+  check_no_alias(fn, "out", out, "in", in, named_others...);
+  check_all_reachable<ExecSpace>(fn, "in", in, "out", out, named_others...);
+}
+
+// Runs the compaction with the total in the counts workspace and returns it; an overflow of out
+// (whose writes were dropped) is an error.
+template <class ExecSpace, class Select, class InView, class OutView>
+std::int64_t compact_and_count(const char* fn, const ExecSpace& space, const Select& select,
+                               const InView& in, const OutView& out) {
+  const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
+  compact_dispatch(space, select, in, out, total);
+  std::int64_t count = 0;
+  Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
+                    Kokkos::subview(total, 0));
+  space.fence(std::string(fn) + ": fence");
+  if (count > std::int64_t(out.extent(0))) {
+    fail(fn, "out has " + std::to_string(out.extent(0)) + " elements, the selection has " +
+                 std::to_string(count) + " (nothing was written past out's end)");
+  }
+  return count;
+}
+
+}  // namespace Impl
+
+/// Stable compaction: copies every in(i) with pred(in(i)) true to out, in input order, and
+/// returns how many. Throws std::invalid_argument when out is too small for the selection (out
+/// then holds its first out.extent(0) elements; nothing is written past its end).
+/// Synchronization: fences `space` (the count is read back to the host).
+template <class ExecSpace, class InView, class OutView, class Pred,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& out,
+                     const Pred& pred) {
+  constexpr const char* fn = "Ordo::copy_if";
+  Impl::check_compaction<ExecSpace>(fn, in, out);
+  return Impl::compact_and_count(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in,
+                                 out);
+}
+
+/// The same, writing the selected count to count(0) instead of returning it (it may exceed
+/// out.extent(0): out then holds the first out.extent(0) selected elements).
+/// Synchronization: asynchronous on `space` (no fence, no host round trip).
+template <class ExecSpace, class InView, class OutView, class Pred, class CountView,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const Pred& pred,
+             const CountView& count) {
+  constexpr const char* fn = "Ordo::copy_if";
+  Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  Impl::compact_dispatch(space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in, out, count);
+}
+
+/// copy_if on out's execution space. Synchronization: fences that space.
+template <class InView, class OutView, class Pred,
+          std::enable_if_t<Kokkos::is_view_v<InView>, int> = 0>
+std::int64_t copy_if(const InView& in, const OutView& out, const Pred& pred) {
+  return copy_if(typename OutView::execution_space(), in, out, pred);
+}
+
+/// Stable compaction by flags: copies every in(i) with flags(i) nonzero, in input order, and
+/// returns how many (errors as copy_if). Synchronization: fences `space`.
+template <class ExecSpace, class InView, class FlagView, class OutView,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+std::int64_t copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flags,
+                          const OutView& out) {
+  constexpr const char* fn = "Ordo::copy_flagged";
+  Impl::static_check_views<ExecSpace, FlagView>();
+  Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
+  Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags);
+  return Impl::compact_and_count(fn, space, Impl::SelectByFlag<FlagView>{flags}, in, out);
+}
+
+/// copy_flagged writing the selected count to count(0). Synchronization: asynchronous.
+template <class ExecSpace, class InView, class FlagView, class OutView, class CountView,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flags,
+                  const OutView& out, const CountView& count) {
+  constexpr const char* fn = "Ordo::copy_flagged";
+  Impl::static_check_views<ExecSpace, FlagView>();
+  Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
+  Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags, "count", count);
+  Impl::compact_dispatch(space, Impl::SelectByFlag<FlagView>{flags}, in, out, count);
+}
+
+}  // namespace Ordo
+
+#endif

@@ -1,0 +1,132 @@
+// Ordo::copy_if and Ordo::copy_flagged against std::copy_if.
+
+#include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
+
+#include <Ordo.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+// Keeps the elements whose low 32 bits fall below a threshold: with keys that are
+// (random << 32 | index), a random fraction of them, and each kept key says where it came from
+// (so the oracle checks stability exactly).
+struct Below {
+  std::uint32_t threshold;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::uint64_t key) const {
+    return std::uint32_t(key >> 32) < threshold;
+  }
+};
+
+std::size_t tile_size() {
+  using Tuning = Ordo::Impl::CompactTuning<ExecSpace>;
+  return std::size_t(Tuning::team_size) * Tuning::items_per_thread;
+}
+
+std::vector<std::uint64_t> keys_with_fraction(std::size_t n, double fraction, std::uint64_t seed,
+                                              std::uint32_t& threshold) {
+  std::mt19937_64 rng(seed);
+  threshold = std::uint32_t(fraction * 4294967296.0 > 4294967295.0 ? 4294967295.0
+                                                                   : fraction * 4294967296.0);
+  std::vector<std::uint64_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = (rng() << 32) | i;
+  return v;
+}
+
+// copy_if (returning the count, and writing it to a device View), then copy_flagged with the
+// same selection as flags, each against std::copy_if; out is one element longer than needed and
+// its spare element must keep the poison.
+void check_copy_if(const std::vector<std::uint64_t>& in, Below pred) {
+  std::vector<std::uint64_t> expected;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(expected), pred);
+  const std::size_t k = expected.size();
+  auto din = to_device(in, "in");
+  const ExecSpace space;
+
+  auto out = poisoned<std::uint64_t>(k + 1);
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_if(space, din, out, pred));
+  auto got = to_host(out);
+  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
+  EXPECT_EQ(poison_value<std::uint64_t>(), got[k]);
+
+  out = poisoned<std::uint64_t>(k + 1);
+  auto count = poisoned<std::int32_t>(1);
+  Ordo::copy_if(space, din, out, pred, count);
+  space.fence();
+  EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
+  got = to_host(out);
+  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
+
+  std::vector<std::uint8_t> flags(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) flags[i] = pred(in[i]);
+  auto dflags = to_device(flags, "flags");
+  out = poisoned<std::uint64_t>(k + 1);
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_flagged(space, din, dflags, out));
+  got = to_host(out);
+  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
+  EXPECT_TRUE(bitwise_equal(in, to_host(din)));
+}
+
+TEST(CopyIf, FractionsAndBoundarySizes) {
+  for (double fraction : {0.0, 0.01, 0.5, 0.99, 1.0}) {
+    for (std::size_t n : test_sizes({tile_size()}, 3 * tile_size() + 5)) {
+      SCOPED_TRACE("fraction " + std::to_string(fraction) + " n=" + std::to_string(n));
+      std::uint32_t threshold = 0;
+      const auto in = keys_with_fraction(n, fraction, 7 + n, threshold);
+      check_copy_if(in, Below{threshold});
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+TEST(CopyIf, AlternatingAndLarge) {
+  const std::size_t n = 2 * tile_size() + 3;
+  std::vector<std::uint64_t> in(n);
+  // Alternating: even positions get a high word below the threshold.
+  for (std::size_t i = 0; i < n; ++i) in[i] = (std::uint64_t(i % 2 ? 9 : 1) << 32) | i;
+  check_copy_if(in, Below{5});
+  std::uint32_t threshold = 0;
+  check_copy_if(keys_with_fraction(large_size(), 0.5, 3, threshold), Below{threshold});
+}
+
+TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
+  std::uint32_t threshold = 0;
+  const auto in = keys_with_fraction(5000, 0.5, 11, threshold);
+  std::vector<std::uint64_t> expected;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(expected), Below{threshold});
+  auto din = to_device(in);
+  auto buffer = poisoned<std::uint64_t>(expected.size());
+  const std::size_t room = expected.size() / 2;
+  auto out = Kokkos::subview(buffer, Kokkos::pair<std::size_t, std::size_t>(0, room));
+  EXPECT_EQ(error_of([&] { Ordo::copy_if(ExecSpace(), din, out, Below{threshold}); }),
+            "Ordo::copy_if: out has " + std::to_string(room) + " elements, the selection has " +
+                std::to_string(expected.size()) + " (nothing was written past out's end)");
+  const auto got = to_host(buffer);
+  for (std::size_t k = 0; k < room; ++k) ASSERT_EQ(expected[k], got[k]) << k;
+  for (std::size_t k = room; k < got.size(); ++k) {
+    ASSERT_EQ(poison_value<std::uint64_t>(), got[k]) << "written past out's end at " << k;
+  }
+}
+
+TEST(CopyIf, ArgumentErrors) {
+  auto in = to_device(std::vector<std::uint64_t>{1, 2, 3, 4});
+  auto flags = to_device(std::vector<std::uint8_t>{1, 0, 1});
+  auto out = poisoned<std::uint64_t>(4);
+  EXPECT_EQ(error_of([&] { Ordo::copy_flagged(ExecSpace(), in, flags, out); }),
+            "Ordo::copy_flagged: flags has 3 elements, needs 4 (one flag per element of in)");
+  auto head = Kokkos::subview(in, Kokkos::pair<int, int>(0, 2));
+  EXPECT_EQ(error_of([&] { Ordo::copy_if(ExecSpace(), in, head, Below{100}); }),
+            "Ordo::copy_if: out aliases in (an output may not overlap another View)");
+  EXPECT_TRUE(bitwise_equal(std::vector<std::uint64_t>{1, 2, 3, 4}, to_host(in)));
+}
+
+}  // namespace
