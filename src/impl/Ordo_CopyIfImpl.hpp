@@ -30,6 +30,15 @@ struct SelectByFlag {
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const { return bool(flags(i)); }
 };
 
+// The input range [first, second) of team member.league_rank()'s tile.
+template <class Member>
+KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> tile_span(const Member& member,
+                                                                          std::int64_t tile,
+                                                                          std::int64_t n) {
+  const std::int64_t begin = member.league_rank() * tile;
+  return {begin, begin + tile < n ? begin + tile : n};
+}
+
 template <class ExecSpace, class Select, class CountView>
 struct CompactCount {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -38,11 +47,10 @@ struct CompactCount {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t begin = member.league_rank() * tile;
-    const std::int64_t end = begin + tile < n ? begin + tile : n;
+    const auto span = tile_span(member, tile, n);
     std::int64_t count = 0;
     Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, begin, end),
+        Kokkos::TeamThreadRange(member, span.first, span.second),
         [&](std::int64_t i, std::int64_t& c) { c += select(i) ? 1 : 0; }, count);
     Kokkos::single(Kokkos::PerTeam(member), [&] { tile_counts(member.league_rank()) = count; });
   }
@@ -75,11 +83,10 @@ struct CompactScatter {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t begin = member.league_rank() * tile;
-    const std::int64_t end = begin + tile < n ? begin + tile : n;
+    const auto span = tile_span(member, tile, n);
     const std::int64_t offset = tile_offsets(member.league_rank());
     const std::int64_t capacity = out.extent(0);
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, begin, end),
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
                           [&](std::int64_t i, std::int64_t& before, bool final) {
                             const bool keep = select(i);
                             if (final && keep && offset + before < capacity) {
