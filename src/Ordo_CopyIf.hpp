@@ -31,11 +31,15 @@ void check_compaction(const char* fn, const InView& in, const OutView& out,
 
 // Runs the compaction with the total in the counts workspace and returns it; an overflow of out
 // (whose writes were dropped) is an error.
-template <class ExecSpace, class Select, class InView, class OutView>
+template <bool Ordered, class ExecSpace, class Select, class InView, class OutView>
 std::int64_t compact_and_count(const char* fn, const ExecSpace& space, const Select& select,
                                const InView& in, const OutView& out) {
   const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
-  compact_dispatch(space, select, in, out, total);
+  if constexpr (Ordered) {
+    compact_dispatch(space, select, in, out, total);
+  } else {
+    compact_unordered_dispatch(space, select, in, out, total);
+  }
   std::int64_t count = 0;
   Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
                     Kokkos::subview(total, 0));
@@ -59,8 +63,8 @@ std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& ou
                      const Pred& pred) {
   constexpr const char* fn = "Ordo::copy_if";
   Impl::check_compaction<ExecSpace>(fn, in, out);
-  return Impl::compact_and_count(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in,
-                                 out);
+  return Impl::compact_and_count<true>(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred},
+                                       in, out);
 }
 
 /// The same, writing the selected count to count(0) instead of returning it (it may exceed
@@ -83,6 +87,32 @@ std::int64_t copy_if(const InView& in, const OutView& out, const Pred& pred) {
   return copy_if(typename OutView::execution_space(), in, out, pred);
 }
 
+/// Unordered compaction: the same elements as copy_if, in any order (the order may differ from
+/// run to run), for when order does not matter; one launch, one atomic per team (on CUDA, per
+/// warp: seed 002's warp-aggregated atomics). Returns the count; errors as copy_if.
+/// Synchronization: fences `space`.
+template <class ExecSpace, class InView, class OutView, class Pred,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+std::int64_t copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& out,
+                               const Pred& pred) {
+  constexpr const char* fn = "Ordo::copy_if_unordered";
+  Impl::check_compaction<ExecSpace>(fn, in, out);
+  return Impl::compact_and_count<false>(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred},
+                                        in, out);
+}
+
+/// copy_if_unordered writing the selected count to count(0). Synchronization: asynchronous.
+template <class ExecSpace, class InView, class OutView, class Pred, class CountView,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& out,
+                       const Pred& pred, const CountView& count) {
+  constexpr const char* fn = "Ordo::copy_if_unordered";
+  Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  Impl::compact_unordered_dispatch(space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in, out,
+                                   count);
+}
+
 /// Stable compaction by flags: copies every in(i) with flags(i) nonzero, in input order, and
 /// returns how many (errors as copy_if). Synchronization: fences `space`.
 template <class ExecSpace, class InView, class FlagView, class OutView,
@@ -93,7 +123,7 @@ std::int64_t copy_flagged(const ExecSpace& space, const InView& in, const FlagVi
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags);
-  return Impl::compact_and_count(fn, space, Impl::SelectByFlag<FlagView>{flags}, in, out);
+  return Impl::compact_and_count<true>(fn, space, Impl::SelectByFlag<FlagView>{flags}, in, out);
 }
 
 /// copy_flagged writing the selected count to count(0). Synchronization: asynchronous.

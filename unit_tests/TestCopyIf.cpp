@@ -66,6 +66,29 @@ void check_copy_if(const std::vector<std::uint64_t>& in, Below pred) {
   got = to_host(out);
   EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
 
+  // copy_if_unordered: the same set in any order, through the dispatch (on CUDA the warp seam)
+  // and through the portable team version.
+  auto sorted_head = [&](const DeviceView<std::uint64_t>& v) {
+    auto h = to_host(v);
+    std::vector<std::uint64_t> head(h.begin(), h.begin() + k);
+    std::sort(head.begin(), head.end());
+    EXPECT_EQ(poison_value<std::uint64_t>(), h[k]);
+    return head;
+  };
+  std::vector<std::uint64_t> expected_set = expected;
+  std::sort(expected_set.begin(), expected_set.end());
+  out = poisoned<std::uint64_t>(k + 1);
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_if_unordered(space, din, out, pred));
+  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head(out)));
+  out = poisoned<std::uint64_t>(k + 1);
+  count = poisoned<std::int32_t>(1);
+  Ordo::Impl::compact_unordered_dispatch(
+      space, Ordo::Impl::SelectByPredicate<decltype(din), Below>{din, pred}, din, out, count,
+      false);
+  space.fence();
+  EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
+  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head(out)));
+
   std::vector<std::uint8_t> flags(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) flags[i] = pred(in[i]);
   auto dflags = to_device(flags, "flags");
@@ -112,6 +135,29 @@ TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
                 std::to_string(expected.size()) + " (nothing was written past out's end)");
   const auto got = to_host(buffer);
   for (std::size_t k = 0; k < room; ++k) ASSERT_EQ(expected[k], got[k]) << k;
+  for (std::size_t k = room; k < got.size(); ++k) {
+    ASSERT_EQ(poison_value<std::uint64_t>(), got[k]) << "written past out's end at " << k;
+  }
+}
+
+TEST(CopyIf, UnorderedOutTooSmallWritesNothingPastItsEnd) {
+  std::uint32_t threshold = 0;
+  const auto in = keys_with_fraction(70001, 0.3, 12, threshold);
+  std::vector<std::uint64_t> expected;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(expected), Below{threshold});
+  auto din = to_device(in);
+  auto buffer = poisoned<std::uint64_t>(expected.size());
+  const std::size_t room = expected.size() / 3;
+  auto out = Kokkos::subview(buffer, Kokkos::pair<std::size_t, std::size_t>(0, room));
+  EXPECT_EQ(error_of([&] { Ordo::copy_if_unordered(ExecSpace(), din, out, Below{threshold}); }),
+            "Ordo::copy_if_unordered: out has " + std::to_string(room) +
+                " elements, the selection has " + std::to_string(expected.size()) +
+                " (nothing was written past out's end)");
+  const auto got = to_host(buffer);
+  std::sort(expected.begin(), expected.end());
+  for (std::size_t k = 0; k < room; ++k) {
+    ASSERT_TRUE(std::binary_search(expected.begin(), expected.end(), got[k])) << k;
+  }
   for (std::size_t k = room; k < got.size(); ++k) {
     ASSERT_EQ(poison_value<std::uint64_t>(), got[k]) << "written past out's end at " << k;
   }

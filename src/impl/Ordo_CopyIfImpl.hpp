@@ -5,14 +5,19 @@
 //   Ordo::copy_if::count    one team per tile counts its selected elements
 //   Ordo::copy_if::scan     exclusive scan of the tile counts; the total goes to count(0)
 //   Ordo::copy_if::scatter  each team scans its tile's selections and writes them in order
+// and unordered compaction (copy_if_unordered), one launch:
+//   Ordo::copy_if_unordered::tiles  each team (on CUDA: each warp) claims its output room with one
+//                                   atomic on the total and writes its selections there
 // Writes past out's end are dropped (the caller reports the overflow from the total).
 
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Compact.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace Ordo::Impl {
 
@@ -96,6 +101,77 @@ struct CompactScatter {
                           });
   }
 };
+
+// One team per tile. Warp: the CUDA seam (warp-aggregated atomics); otherwise the portable
+// version: count the tile, claim room with one atomic per team, scan the tile to write.
+template <bool Warp, class ExecSpace, class Select, class InView, class OutView, class TotalView>
+struct CompactUnordered {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Select select;
+  InView in;
+  OutView out;
+  TotalView total;
+  std::int64_t n, tile;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const auto span = tile_span(member, tile, n);
+#if defined(ORDO_CUDA_WARP_COMPACT)
+    if constexpr (Warp) {
+      CudaSeam::warp_aggregated_compact(span.first, span.second, member.team_size(),
+                                        member.team_rank(), select, in, out, total);
+      return;
+    }
+#endif
+    using Count = typename TotalView::non_const_value_type;
+    std::int64_t count = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, span.first, span.second),
+        [&](std::int64_t i, std::int64_t& c) { c += select(i) ? 1 : 0; }, count);
+    std::int64_t base = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](std::int64_t& b) {
+          b = std::int64_t(Kokkos::atomic_fetch_add(&total(0), Count(count)));
+        },
+        base);
+    const std::int64_t capacity = out.extent(0);
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
+                          [&](std::int64_t i, std::int64_t& before, bool final) {
+                            const bool keep = select(i);
+                            if (final && keep && base + before < capacity) {
+                              out(base + before) = in(i);
+                            }
+                            before += keep ? 1 : 0;
+                          });
+  }
+};
+
+// Unordered compaction; the selected count to total(0). warp: use the CUDA seam where built.
+template <class ExecSpace, class Select, class InView, class OutView, class TotalView>
+void compact_unordered_dispatch(const ExecSpace& space, const Select& select, const InView& in,
+                                const OutView& out, const TotalView& total, bool warp = true) {
+  const std::int64_t n = in.extent(0);
+  Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
+  if (n == 0) return;
+  using Tuning = CompactTuning<ExecSpace>;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
+  const Kokkos::TeamPolicy<ExecSpace> policy(space, (n + tile - 1) / tile, Tuning::team_size);
+  const char* label = "Ordo::copy_if_unordered::tiles";
+#if defined(ORDO_CUDA_WARP_COMPACT)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (warp) {
+      Kokkos::parallel_for(label, policy,
+                           CompactUnordered<true, ExecSpace, Select, InView, OutView, TotalView>{
+                               select, in, out, total, n, tile});
+      return;
+    }
+  }
+#endif
+  (void)warp;
+  Kokkos::parallel_for(label, policy,
+                       CompactUnordered<false, ExecSpace, Select, InView, OutView, TotalView>{
+                           select, in, out, total, n, tile});
+}
 
 // Stable compaction of the selected elements of in into out; the selected count to total(0).
 template <class ExecSpace, class Select, class InView, class OutView, class TotalView>
