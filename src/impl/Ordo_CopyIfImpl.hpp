@@ -44,6 +44,34 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> tile_span(const 
   return {begin, begin + tile < n ? begin + tile : n};
 }
 
+// How many elements of the team's tile the selection keeps (every thread gets the result).
+template <class Member, class Select>
+KOKKOS_INLINE_FUNCTION std::int64_t team_count(const Member& member,
+                                               Kokkos::pair<std::int64_t, std::int64_t> span,
+                                               const Select& select) {
+  std::int64_t count = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(member, span.first, span.second),
+      [&](std::int64_t i, std::int64_t& c) { c += select(i) ? 1 : 0; }, count);
+  return count;
+}
+
+// Writes the tile's kept elements, in order, to out from position `base` on; writes past out's
+// end are dropped.
+template <class Member, class Select, class InView, class OutView>
+KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
+                                         Kokkos::pair<std::int64_t, std::int64_t> span,
+                                         const Select& select, const InView& in, const OutView& out,
+                                         std::int64_t base) {
+  const std::int64_t capacity = out.extent(0);
+  Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
+                        [&](std::int64_t i, std::int64_t& before, bool final) {
+                          const bool keep = select(i);
+                          if (final && keep && base + before < capacity) out(base + before) = in(i);
+                          before += keep ? 1 : 0;
+                        });
+}
+
 template <class ExecSpace, class Select, class CountView>
 struct CompactCount {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -52,11 +80,7 @@ struct CompactCount {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const auto span = tile_span(member, tile, n);
-    std::int64_t count = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, span.first, span.second),
-        [&](std::int64_t i, std::int64_t& c) { c += select(i) ? 1 : 0; }, count);
+    const std::int64_t count = team_count(member, tile_span(member, tile, n), select);
     Kokkos::single(Kokkos::PerTeam(member), [&] { tile_counts(member.league_rank()) = count; });
   }
 };
@@ -88,17 +112,8 @@ struct CompactScatter {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const auto span = tile_span(member, tile, n);
-    const std::int64_t offset = tile_offsets(member.league_rank());
-    const std::int64_t capacity = out.extent(0);
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
-                          [&](std::int64_t i, std::int64_t& before, bool final) {
-                            const bool keep = select(i);
-                            if (final && keep && offset + before < capacity) {
-                              out(offset + before) = in(i);
-                            }
-                            before += keep ? 1 : 0;
-                          });
+    team_scatter(member, tile_span(member, tile, n), select, in, out,
+                 tile_offsets(member.league_rank()));
   }
 };
 
@@ -123,10 +138,7 @@ struct CompactUnordered {
     }
 #endif
     using Count = typename TotalView::non_const_value_type;
-    std::int64_t count = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, span.first, span.second),
-        [&](std::int64_t i, std::int64_t& c) { c += select(i) ? 1 : 0; }, count);
+    const std::int64_t count = team_count(member, span, select);
     std::int64_t base = 0;
     Kokkos::single(
         Kokkos::PerTeam(member),
@@ -134,15 +146,7 @@ struct CompactUnordered {
           b = std::int64_t(Kokkos::atomic_fetch_add(&total(0), Count(count)));
         },
         base);
-    const std::int64_t capacity = out.extent(0);
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
-                          [&](std::int64_t i, std::int64_t& before, bool final) {
-                            const bool keep = select(i);
-                            if (final && keep && base + before < capacity) {
-                              out(base + before) = in(i);
-                            }
-                            before += keep ? 1 : 0;
-                          });
+    team_scatter(member, span, select, in, out, base);
   }
 };
 
