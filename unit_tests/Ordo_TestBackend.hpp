@@ -6,8 +6,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace OrdoTest {
 
@@ -45,6 +47,15 @@ struct ByCell {
     return p.cell < q.cell;
   }
 };
+
+// n particles, particle i in cell i * step % cells with x = sign * i, stably sorted by cell (so
+// that equal cells keep their input order, which x records).
+inline std::vector<Particle> sorted_particles(std::size_t n, int step, int cells, float sign) {
+  std::vector<Particle> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = {std::int32_t(i * step % cells), sign * float(i)};
+  std::stable_sort(v.begin(), v.end(), ByCell{});
+  return v;
+}
 
 // The one large size per test (ORDO.md section 4).
 inline std::size_t large_size() {

@@ -304,11 +304,8 @@ TEST(SortedSearch, DescendingWithGreater) {
 // Particle and ByCell (Ordo_TestBackend.hpp): equal cells match however x differs.
 TEST(SortedSearch, UserTypeAndComparator) {
   for (std::size_t total : {std::size_t(7), tile_size<Particle>() * 2 + 1, std::size_t(30011)}) {
-    std::vector<Particle> a(total / 2), b(total - total / 2);
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] = {std::int32_t(i * 7 % 23), float(i)};
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = {std::int32_t(i * 5 % 31), -float(i)};
-    std::stable_sort(a.begin(), a.end(), ByCell{});
-    std::stable_sort(b.begin(), b.end(), ByCell{});
+    const auto a = sorted_particles(total / 2, 7, 23, 1.0f);
+    const auto b = sorted_particles(total - total / 2, 5, 31, -1.0f);
     for (Path path : {Path::dispatch, Path::tiled, Path::fused}) check_search(path, a, b, ByCell{});
   }
 }

@@ -135,28 +135,15 @@ struct MergeHost {
 template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
 void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
                  const Values& values, const Comp& comp, bool fused) {
-  using Key = typename OutView::non_const_value_type;
-  using Tuning = MergeTuning<ExecSpace, sizeof(Key)>;
+  using Tuning = MergeTuning<ExecSpace, sizeof(typename OutView::non_const_value_type)>;
   constexpr int vt = Tuning::vt;
-  const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
-  if (total == 0) return;
-  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (total + tile - 1) / tile;
-  using Part = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
-                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
-  if (fused) {
-    Kokkos::parallel_for("Ordo::merge::fused", policy,
-                         MergeTiles<vt, true, ExecSpace, AView, BView, OutView, Part, Values, Comp>{
-                             a, b, out, Part(), values, comp});
-  } else {
-    const Part part = workspace<std::int64_t>(space, tiles + 1);
-    partition_merge_path("Ordo::merge::partition", space, a, b, part, tile, comp);
-    Kokkos::parallel_for(
-        "Ordo::merge::tiles", policy,
-        MergeTiles<vt, false, ExecSpace, AView, BView, OutView, Part, Values, Comp>{a, b, out, part,
-                                                                                    values, comp});
-  }
+  using Part = PartitionView<ExecSpace>;
+  launch_merge_path_tiles(
+      "Ordo::merge", space, a, b, comp, Tuning::team_size, std::int64_t(Tuning::team_size) * vt,
+      fused, [&](auto fused_tag, const Part& part) {
+        return MergeTiles<vt, decltype(fused_tag)::value, ExecSpace, AView, BView, OutView, Part,
+                          Values, Comp>{a, b, out, part, values, comp};
+      });
 }
 
 template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
@@ -165,10 +152,7 @@ void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, cons
   const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
   if (total == 0) return;
   if constexpr (is_host_space_v<ExecSpace>) {
-    // One merge-path chunk per thread; small inputs stay on one thread.
-    const std::int64_t grain = 1 << 14;
-    std::int64_t chunks = space.concurrency();
-    if (chunks > (total + grain - 1) / grain) chunks = (total + grain - 1) / grain;
+    const std::int64_t chunks = host_chunk_count(space, total);
     Kokkos::parallel_for(
         "Ordo::merge::host",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),

@@ -8,11 +8,17 @@
 //   team_merge_path      team level: a (team_size + 1)-ary search, for kernels that partition
 //                        inside themselves (small inputs: one launch instead of two)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
+//   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
+//   host_chunk_count     how many merge-path chunks a host backend splits the work into
+
+#include <impl/Ordo_Tuning.hpp>
+#include <impl/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace Ordo::Impl {
 
@@ -122,6 +128,44 @@ void partition_merge_path(const std::string& label, const ExecSpace& space, cons
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),
       MergePathPartition<AView, BView, PartView, Comp>{a, b, part, tile, comp});
+}
+
+// Tile boundaries written by the partition kernel (workspace memory).
+template <class ExecSpace>
+using PartitionView = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// Launches a tiled kernel over the merge path of a and b: one team of team_size threads per tile
+// of tile_size elements. fused: one launch, labelled <prefix>::fused, of
+// make_tiles(std::true_type, PartitionView()), whose teams co-rank their own tiles; otherwise
+// <prefix>::partition writes every tile boundary and <prefix>::tiles runs
+// make_tiles(std::false_type, part).
+template <class ExecSpace, class AView, class BView, class Comp, class MakeTiles>
+void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, const AView& a,
+                             const BView& b, const Comp& comp, int team_size,
+                             std::int64_t tile_size, bool fused, const MakeTiles& make_tiles) {
+  const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+  if (total == 0) return;
+  const std::int64_t tiles = (total + tile_size - 1) / tile_size;
+  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, team_size);
+  if (fused) {
+    Kokkos::parallel_for(prefix + "::fused", policy,
+                         make_tiles(std::true_type{}, PartitionView<ExecSpace>()));
+  } else {
+    const PartitionView<ExecSpace> part = workspace<std::int64_t>(space, tiles + 1);
+    partition_merge_path(prefix + "::partition", space, a, b, part, tile_size, comp);
+    Kokkos::parallel_for(prefix + "::tiles", policy, make_tiles(std::false_type{}, part));
+  }
+}
+
+// Host backends split the merge path of `total` elements into one chunk per thread, but no
+// smaller than HostTuning::merge_path_grain, so that small inputs stay on one thread.
+template <class ExecSpace>
+std::int64_t host_chunk_count(const ExecSpace& space, std::int64_t total) {
+  const std::int64_t grain = HostTuning::merge_path_grain;
+  const std::int64_t most = (total + grain - 1) / grain;
+  const std::int64_t threads = space.concurrency();
+  return threads < most ? threads : most;
 }
 
 }  // namespace Ordo::Impl

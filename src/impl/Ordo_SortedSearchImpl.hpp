@@ -226,24 +226,13 @@ void search_tiled(const std::string& algo, const ExecSpace& space, const XView& 
                   const Sink& sink, const Comp& comp, bool fused) {
   using Tuning = SearchTuning<ExecSpace, sizeof(typename XView::value_type)>;
   constexpr int vt = Tuning::vt;
-  const std::int64_t total = std::int64_t(x.extent(0)) + std::int64_t(y.extent(0));
-  if (total == 0) return;
-  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (total + tile - 1) / tile;
-  using Part = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
-                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
-  if (fused) {
-    Kokkos::parallel_for(
-        "Ordo::" + algo + "::fused", policy,
-        SearchTiles<vt, true, ExecSpace, XView, YView, Part, Sink, Comp>{x, y, Part(), sink, comp});
-  } else {
-    const Part part = workspace<std::int64_t>(space, tiles + 1);
-    partition_merge_path("Ordo::" + algo + "::partition", space, x, y, part, tile, comp);
-    Kokkos::parallel_for(
-        "Ordo::" + algo + "::tiles", policy,
-        SearchTiles<vt, false, ExecSpace, XView, YView, Part, Sink, Comp>{x, y, part, sink, comp});
-  }
+  using Part = PartitionView<ExecSpace>;
+  launch_merge_path_tiles("Ordo::" + algo, space, x, y, comp, Tuning::team_size,
+                          std::int64_t(Tuning::team_size) * vt, fused,
+                          [&](auto fused_tag, const Part& part) {
+                            return SearchTiles<vt, decltype(fused_tag)::value, ExecSpace, XView,
+                                               YView, Part, Sink, Comp>{x, y, part, sink, comp};
+                          });
 }
 
 // Which path a walk takes: the dispatch's choice, or (for tests) one of the tiled paths.
@@ -259,9 +248,7 @@ void search_dispatch(const std::string& algo, const ExecSpace& space, const XVie
   if (path != SearchPath::automatic) {
     search_tiled(algo, space, x, y, sink, comp, path == SearchPath::fused);
   } else if constexpr (is_host_space_v<ExecSpace>) {
-    const std::int64_t grain = 1 << 14;
-    std::int64_t chunks = space.concurrency();
-    if (chunks > (total + grain - 1) / grain) chunks = (total + grain - 1) / grain;
+    const std::int64_t chunks = host_chunk_count(space, total);
     Kokkos::parallel_for(
         "Ordo::" + algo + "::host",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),

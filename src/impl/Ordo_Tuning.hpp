@@ -13,6 +13,11 @@
 
 namespace Ordo::Impl {
 
+// Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own.
+struct HostTuning {
+  static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
+};
+
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path); larger ones run the partition
