@@ -43,6 +43,7 @@ struct Options {
   bool values = false;
   std::string mode = "";  // a primitive's variant (sorted_search); empty: every one
   std::string dist = "uniform";
+  double fraction = 0.5;  // copy_if: the share of keys kept; retrieve_all: the map's load
   std::vector<std::string> baselines;  // empty: every baseline built in
   bool check = false;
   int reps = 30;

@@ -1,5 +1,6 @@
 // ordo-perf: Ordo's primitives against their baselines, in one binary and one run (ORDO.md §5).
 
+#include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
 #include "Ordo_PerfSortedSearch.hpp"
@@ -23,7 +24,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_option("--baseline", o.baselines,
                   "baselines to run (default: all built in): copy, std::merge, "
                   "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
-                  "thrust::lower_bound");
+                  "thrust::lower_bound, cub::DeviceSelect::If, Kokkos::Experimental::copy_if, "
+                  "std::copy_if, parallel_scan");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -42,13 +44,23 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", o.warmup, "untimed calls before timing");
 
   std::map<std::string, void (*)(const OrdoPerf::Options&, OrdoPerf::Report&)> primitives = {
-      {"merge", OrdoPerf::run_merge}, {"sorted_search", OrdoPerf::run_sorted_search}};
+      {"merge", OrdoPerf::run_merge},
+      {"sorted_search", OrdoPerf::run_sorted_search},
+      {"copy_if", OrdoPerf::run_copy_if},
+      {"retrieve_all", OrdoPerf::run_retrieve_all}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
   app.get_subcommand("sorted_search")
       ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
       ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
+  for (const char* name : {"copy_if", "retrieve_all"}) {
+    app.get_subcommand(name)
+        ->add_option(
+            "--fraction", o.fraction,
+            "copy_if: share of the keys kept; retrieve_all: entries per slot (default 0.5)")
+        ->check(CLI::Range(0.0, 1.0));
+  }
   auto* all = app.add_subcommand("all", "every implemented primitive at its default size");
   all->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 

@@ -29,23 +29,23 @@ void check_compaction(const char* fn, const InView& in, const OutView& out,
   check_all_reachable<ExecSpace>(fn, "in", in, "out", out, named_others...);
 }
 
-// Runs the compaction with the total in the counts workspace and returns it; an overflow of out
-// (whose writes were dropped) is an error.
-template <bool Ordered, class ExecSpace, class Select, class InView, class OutView>
-std::int64_t compact_and_count(const char* fn, const ExecSpace& space, const Select& select,
-                               const InView& in, const OutView& out) {
+// Runs the compaction of [0, n) with the total in the counts workspace and returns it; an
+// overflow of the emitter's capacity (whose writes were dropped) is an error.
+template <bool Ordered, class ExecSpace, class Select, class Emit>
+std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
+                               const Select& select, const Emit& emit) {
   const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
   if constexpr (Ordered) {
-    compact_dispatch(space, select, in, out, total);
+    compact_dispatch(space, n, select, emit, total);
   } else {
-    compact_unordered_dispatch(space, select, in, out, total);
+    compact_unordered_dispatch(space, n, select, emit, total);
   }
   std::int64_t count = 0;
   Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
                     Kokkos::subview(total, 0));
   space.fence(std::string(fn) + ": fence");
-  if (count > std::int64_t(out.extent(0))) {
-    fail(fn, "out has " + std::to_string(out.extent(0)) + " elements, the selection has " +
+  if (count > emit.capacity()) {
+    fail(fn, "out has " + std::to_string(emit.capacity()) + " elements, the selection has " +
                  std::to_string(count) + " (nothing was written past out's end)");
   }
   return count;
@@ -63,8 +63,9 @@ std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& ou
                      const Pred& pred) {
   constexpr const char* fn = "Ordo::copy_if";
   Impl::check_compaction<ExecSpace>(fn, in, out);
-  return Impl::compact_and_count<true>(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred},
-                                       in, out);
+  return Impl::compact_and_count<true>(fn, space, in.extent(0),
+                                       Impl::SelectByPredicate<InView, Pred>{in, pred},
+                                       Impl::EmitElement<InView, OutView>{in, out});
 }
 
 /// The same, writing the selected count to count(0) instead of returning it (it may exceed
@@ -77,7 +78,8 @@ void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const
   constexpr const char* fn = "Ordo::copy_if";
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
-  Impl::compact_dispatch(space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in, out, count);
+  Impl::compact_dispatch(space, in.extent(0), Impl::SelectByPredicate<InView, Pred>{in, pred},
+                         Impl::EmitElement<InView, OutView>{in, out}, count);
 }
 
 /// copy_if on out's execution space. Synchronization: fences that space.
@@ -97,8 +99,9 @@ std::int64_t copy_if_unordered(const ExecSpace& space, const InView& in, const O
                                const Pred& pred) {
   constexpr const char* fn = "Ordo::copy_if_unordered";
   Impl::check_compaction<ExecSpace>(fn, in, out);
-  return Impl::compact_and_count<false>(fn, space, Impl::SelectByPredicate<InView, Pred>{in, pred},
-                                        in, out);
+  return Impl::compact_and_count<false>(fn, space, in.extent(0),
+                                        Impl::SelectByPredicate<InView, Pred>{in, pred},
+                                        Impl::EmitElement<InView, OutView>{in, out});
 }
 
 /// copy_if_unordered writing the selected count to count(0). Synchronization: asynchronous.
@@ -109,8 +112,9 @@ void copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& 
   constexpr const char* fn = "Ordo::copy_if_unordered";
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
-  Impl::compact_unordered_dispatch(space, Impl::SelectByPredicate<InView, Pred>{in, pred}, in, out,
-                                   count);
+  Impl::compact_unordered_dispatch(space, in.extent(0),
+                                   Impl::SelectByPredicate<InView, Pred>{in, pred},
+                                   Impl::EmitElement<InView, OutView>{in, out}, count);
 }
 
 /// Stable compaction by flags: copies every in(i) with flags(i) nonzero, in input order, and
@@ -123,7 +127,8 @@ std::int64_t copy_flagged(const ExecSpace& space, const InView& in, const FlagVi
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags);
-  return Impl::compact_and_count<true>(fn, space, Impl::SelectByFlag<FlagView>{flags}, in, out);
+  return Impl::compact_and_count<true>(fn, space, in.extent(0), Impl::SelectByFlag<FlagView>{flags},
+                                       Impl::EmitElement<InView, OutView>{in, out});
 }
 
 /// copy_flagged writing the selected count to count(0). Synchronization: asynchronous.
@@ -136,7 +141,8 @@ void copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flag
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags, "count", count);
-  Impl::compact_dispatch(space, Impl::SelectByFlag<FlagView>{flags}, in, out, count);
+  Impl::compact_dispatch(space, in.extent(0), Impl::SelectByFlag<FlagView>{flags},
+                         Impl::EmitElement<InView, OutView>{in, out}, count);
 }
 
 }  // namespace Ordo

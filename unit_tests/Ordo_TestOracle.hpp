@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace OrdoTest {
@@ -65,6 +66,20 @@ template <class T>
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+// The first n elements of a device View (as R, by default its own type); checks that the elements
+// after them still hold the poison (nothing was written past the output's end).
+template <class R = void, class View>
+auto head_checked(const View& v, std::size_t n) {
+  using T = typename View::non_const_value_type;
+  using Head = std::conditional_t<std::is_void_v<R>, T, R>;
+  const auto h = to_host(v);
+  for (std::size_t k = n; k < h.size(); ++k) {
+    EXPECT_TRUE(bitwise_equal(std::vector<T>{poison_value<T>()}, std::vector<T>{h[k]}))
+        << "element " << k << " past the output's end was written";
+  }
+  return std::vector<Head>(h.begin(), h.begin() + n);
 }
 
 // The message of the std::invalid_argument that f throws (errors, ORDO.md section 1).

@@ -27,10 +27,15 @@ struct Below {
   }
 };
 
-std::size_t tile_size() {
+// The tile sizes of the two stable paths (reduce then scan, single pass), which the unordered
+// path shares with the first.
+std::vector<std::size_t> tile_sizes() {
   using Tuning = Ordo::Impl::CompactTuning<ExecSpace>;
-  return std::size_t(Tuning::team_size) * Tuning::items_per_thread;
+  return {std::size_t(Tuning::team_size) * Tuning::items_per_thread,
+          std::size_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread};
 }
+
+std::size_t tile_size() { return std::max(tile_sizes()[0], tile_sizes()[1]); }
 
 std::vector<std::uint64_t> keys_with_fraction(std::size_t n, double fraction, std::uint64_t seed,
                                               std::uint32_t& threshold) {
@@ -42,66 +47,65 @@ std::vector<std::uint64_t> keys_with_fraction(std::size_t n, double fraction, st
   return v;
 }
 
-// copy_if (returning the count, and writing it to a device View), then copy_flagged with the
-// same selection as flags, each against std::copy_if; out is one element longer than needed and
-// its spare element must keep the poison.
+// copy_if (returning the count; writing it to a device View through each stable path), then
+// copy_if_unordered and copy_flagged with the same selection, each against std::copy_if; out is
+// one element longer than needed and its spare element must keep the poison.
 void check_copy_if(const std::vector<std::uint64_t>& in, Below pred) {
+  using Ordo::Impl::CompactPath;
   std::vector<std::uint64_t> expected;
   std::copy_if(in.begin(), in.end(), std::back_inserter(expected), pred);
   const std::size_t k = expected.size();
   auto din = to_device(in, "in");
   const ExecSpace space;
-
+  const Ordo::Impl::SelectByPredicate<decltype(din), Below> select{din, pred};
   auto out = poisoned<std::uint64_t>(k + 1);
-  EXPECT_EQ(std::int64_t(k), Ordo::copy_if(space, din, out, pred));
-  auto got = to_host(out);
-  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
-  EXPECT_EQ(poison_value<std::uint64_t>(), got[k]);
+  const Ordo::Impl::EmitElement<decltype(din), decltype(out)> emit{din, out};
 
-  out = poisoned<std::uint64_t>(k + 1);
-  auto count = poisoned<std::int32_t>(1);
-  Ordo::copy_if(space, din, out, pred, count);
-  space.fence();
-  EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
-  got = to_host(out);
-  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_if(space, din, out, pred));
+  EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+
+  for (CompactPath path : {CompactPath::single_pass, CompactPath::reduce_then_scan}) {
+    SCOPED_TRACE(path == CompactPath::single_pass ? "single pass" : "reduce then scan");
+    Kokkos::deep_copy(out, poison_value<std::uint64_t>());
+    auto count = poisoned<std::int32_t>(1);
+    Ordo::Impl::compact_dispatch(space, std::int64_t(in.size()), select, emit, count, path);
+    space.fence();
+    EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
+    EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+  }
 
   // copy_if_unordered: the same set in any order, through the dispatch (on CUDA the warp seam)
   // and through the portable team version.
-  auto sorted_head = [&](const DeviceView<std::uint64_t>& v) {
-    auto h = to_host(v);
-    std::vector<std::uint64_t> head(h.begin(), h.begin() + k);
+  auto sorted_head = [&] {
+    auto head = head_checked(out, k);
     std::sort(head.begin(), head.end());
-    EXPECT_EQ(poison_value<std::uint64_t>(), h[k]);
     return head;
   };
   std::vector<std::uint64_t> expected_set = expected;
   std::sort(expected_set.begin(), expected_set.end());
-  out = poisoned<std::uint64_t>(k + 1);
+  Kokkos::deep_copy(out, poison_value<std::uint64_t>());
   EXPECT_EQ(std::int64_t(k), Ordo::copy_if_unordered(space, din, out, pred));
-  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head(out)));
-  out = poisoned<std::uint64_t>(k + 1);
-  count = poisoned<std::int32_t>(1);
-  Ordo::Impl::compact_unordered_dispatch(
-      space, Ordo::Impl::SelectByPredicate<decltype(din), Below>{din, pred}, din, out, count,
-      false);
+  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head()));
+  Kokkos::deep_copy(out, poison_value<std::uint64_t>());
+  auto count = poisoned<std::int32_t>(1);
+  Ordo::Impl::compact_unordered_dispatch(space, std::int64_t(in.size()), select, emit, count,
+                                         false);
   space.fence();
   EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
-  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head(out)));
+  EXPECT_TRUE(bitwise_equal(expected_set, sorted_head()));
 
   std::vector<std::uint8_t> flags(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) flags[i] = pred(in[i]);
   auto dflags = to_device(flags, "flags");
-  out = poisoned<std::uint64_t>(k + 1);
+  Kokkos::deep_copy(out, poison_value<std::uint64_t>());
   EXPECT_EQ(std::int64_t(k), Ordo::copy_flagged(space, din, dflags, out));
-  got = to_host(out);
-  EXPECT_TRUE(bitwise_equal(expected, std::vector<std::uint64_t>(got.begin(), got.begin() + k)));
+  EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
   EXPECT_TRUE(bitwise_equal(in, to_host(din)));
 }
 
 TEST(CopyIf, FractionsAndBoundarySizes) {
   for (double fraction : {0.0, 0.01, 0.5, 0.99, 1.0}) {
-    for (std::size_t n : test_sizes({tile_size()}, 3 * tile_size() + 5)) {
+    for (std::size_t n : test_sizes(tile_sizes(), 3 * tile_size() + 5)) {
       SCOPED_TRACE("fraction " + std::to_string(fraction) + " n=" + std::to_string(n));
       std::uint32_t threshold = 0;
       const auto in = keys_with_fraction(n, fraction, 7 + n, threshold);
@@ -122,8 +126,9 @@ TEST(CopyIf, AlternatingAndLarge) {
 }
 
 TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
+  using Ordo::Impl::CompactPath;
   std::uint32_t threshold = 0;
-  const auto in = keys_with_fraction(5000, 0.5, 11, threshold);
+  const auto in = keys_with_fraction(3 * tile_size() + 77, 0.5, 11, threshold);
   std::vector<std::uint64_t> expected;
   std::copy_if(in.begin(), in.end(), std::back_inserter(expected), Below{threshold});
   auto din = to_device(in);
@@ -133,10 +138,16 @@ TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
   EXPECT_EQ(error_of([&] { Ordo::copy_if(ExecSpace(), din, out, Below{threshold}); }),
             "Ordo::copy_if: out has " + std::to_string(room) + " elements, the selection has " +
                 std::to_string(expected.size()) + " (nothing was written past out's end)");
-  const auto got = to_host(buffer);
-  for (std::size_t k = 0; k < room; ++k) ASSERT_EQ(expected[k], got[k]) << k;
-  for (std::size_t k = room; k < got.size(); ++k) {
-    ASSERT_EQ(poison_value<std::uint64_t>(), got[k]) << "written past out's end at " << k;
+  expected.resize(room);
+  EXPECT_TRUE(bitwise_equal(expected, head_checked(buffer, room)));
+  for (CompactPath path : {CompactPath::single_pass, CompactPath::reduce_then_scan}) {
+    Kokkos::deep_copy(buffer, poison_value<std::uint64_t>());
+    auto count = poisoned<std::int64_t>(1);
+    Ordo::Impl::compact_dispatch(
+        ExecSpace(), std::int64_t(in.size()),
+        Ordo::Impl::SelectByPredicate<decltype(din), Below>{din, Below{threshold}},
+        Ordo::Impl::EmitElement<decltype(din), decltype(out)>{din, out}, count, path);
+    EXPECT_TRUE(bitwise_equal(expected, head_checked(buffer, room)));
   }
 }
 

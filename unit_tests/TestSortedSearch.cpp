@@ -109,18 +109,6 @@ Ordo::Impl::SearchPath search_path(Path path) {
   }
 }
 
-// The first `n` elements of a device View as int64, and that the rest still hold the poison.
-template <class View>
-std::vector<std::int64_t> head_checked(const View& v, std::size_t n) {
-  using T = typename View::non_const_value_type;
-  const auto h = to_host(v);
-  for (std::size_t k = n; k < h.size(); ++k) {
-    EXPECT_TRUE(bitwise_equal(std::vector<T>{poison_value<T>()}, std::vector<T>{h[k]}))
-        << "element " << k << " past the output's end was written";
-  }
-  return std::vector<std::int64_t>(h.begin(), h.begin() + n);
-}
-
 template <class View>
 std::vector<std::uint8_t> flags_of(const View& v) {
   const auto h = to_host(v);
@@ -146,7 +134,7 @@ void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, c
     } else {
       Ordo::Impl::index_search(space, da, db, a_index, bounds, comp, p);
     }
-    EXPECT_EQ(e.a_index, head_checked(a_index, a.size()));
+    EXPECT_EQ(e.a_index, head_checked<std::int64_t>(a_index, a.size()));
 
     a_index = poisoned<std::int32_t>(a.size() + 1, "a_index");
     auto b_index = poisoned<std::int64_t>(b.size() + 1, "b_index");
@@ -163,8 +151,8 @@ void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, c
       const auto h = to_host(device_counts);
       counts = {h[0], h[1]};
     }
-    EXPECT_EQ(e.a_index, head_checked(a_index, a.size()));
-    EXPECT_EQ(e.b_index, head_checked(b_index, b.size()));
+    EXPECT_EQ(e.a_index, head_checked<std::int64_t>(a_index, a.size()));
+    EXPECT_EQ(e.b_index, head_checked<std::int64_t>(b_index, b.size()));
     EXPECT_EQ(e.a_match, flags_of(a_match));
     EXPECT_EQ(e.b_match, flags_of(b_match));
     EXPECT_EQ(e.a_matches, counts.a);
@@ -177,7 +165,7 @@ void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, c
       } else {
         Ordo::Impl::equality_count(space, da, db, eq, comp, p);
       }
-      EXPECT_EQ(e.counts, head_checked(eq, a.size()));
+      EXPECT_EQ(e.counts, head_checked<std::int64_t>(eq, a.size()));
     }
   }
   space.fence();
@@ -319,7 +307,7 @@ TEST(SortedSearch, SixtyFourBitIndexViewsAndNoSpaceOverloads) {
     const Expected e = std_oracle(a, b, bounds, comp);
     auto a_index = poisoned<std::uint64_t>(a.size());
     Ordo::sorted_search(da, db, a_index, bounds);  // fences
-    EXPECT_EQ(e.a_index, head_checked(a_index, a.size()));
+    EXPECT_EQ(e.a_index, head_checked<std::int64_t>(a_index, a.size()));
     auto b_index = poisoned<std::int64_t>(b.size());
     // Only b_index wanted: the other outputs are empty Views.
     const auto counts =
@@ -327,13 +315,13 @@ TEST(SortedSearch, SixtyFourBitIndexViewsAndNoSpaceOverloads) {
                             Ordo::SearchOutputs{DeviceView<std::int64_t>(), DeviceView<bool>(),
                                                 b_index, DeviceView<bool>()},
                             bounds);
-    EXPECT_EQ(e.b_index, head_checked(b_index, b.size()));
+    EXPECT_EQ(e.b_index, head_checked<std::int64_t>(b_index, b.size()));
     EXPECT_EQ(e.a_matches, counts.a);
     EXPECT_EQ(e.b_matches, counts.b);
   }
   auto eq = poisoned<std::uint64_t>(a.size());
   Ordo::sorted_equality_count(da, db, eq);
-  EXPECT_EQ(std_oracle(a, b, Bounds::lower, comp).counts, head_checked(eq, a.size()));
+  EXPECT_EQ(std_oracle(a, b, Bounds::lower, comp).counts, head_checked<std::int64_t>(eq, a.size()));
 }
 
 // lower_bound / upper_bound: needles in any order, some outside the haystack's range.
@@ -350,8 +338,8 @@ void check_binary_search(const std::vector<T>& haystack, const std::vector<T>& n
   auto upper = poisoned<std::int32_t>(needles.size() + 1);
   Ordo::lower_bound(ExecSpace(), dh, dn, lower, comp);
   Ordo::upper_bound(dh, dn, upper, comp);  // fences
-  EXPECT_EQ(el, head_checked(lower, needles.size()));
-  EXPECT_EQ(eu, head_checked(upper, needles.size()));
+  EXPECT_EQ(el, head_checked<std::int64_t>(lower, needles.size()));
+  EXPECT_EQ(eu, head_checked<std::int64_t>(upper, needles.size()));
   // The device path (samples of the haystack in scratch), on any backend.
   lower = poisoned<std::int64_t>(needles.size() + 1);
   upper = poisoned<std::int32_t>(needles.size() + 1);
@@ -359,8 +347,8 @@ void check_binary_search(const std::vector<T>& haystack, const std::vector<T>& n
   Ordo::Impl::binary_search_dispatch<false>("test", ExecSpace(), dh, dn, lower, comp, tiled);
   Ordo::Impl::binary_search_dispatch<true>("test", ExecSpace(), dh, dn, upper, comp, tiled);
   ExecSpace().fence();
-  EXPECT_EQ(el, head_checked(lower, needles.size()));
-  EXPECT_EQ(eu, head_checked(upper, needles.size()));
+  EXPECT_EQ(el, head_checked<std::int64_t>(lower, needles.size()));
+  EXPECT_EQ(eu, head_checked<std::int64_t>(upper, needles.size()));
   EXPECT_TRUE(bitwise_equal(needles, to_host(dn)));
 }
 
@@ -421,7 +409,7 @@ TEST(SortedSearchTeam, OneTeamPerSegment) {
   for (Bounds bounds : {Bounds::lower, Bounds::upper}) {
     auto index = poisoned<std::int32_t>(a.size());
     search_segments_in_teams(da, db, index, segments, seg_a, seg_b, bounds);
-    EXPECT_EQ(bounds == Bounds::lower ? lower : upper, head_checked(index, a.size()));
+    EXPECT_EQ(bounds == Bounds::lower ? lower : upper, head_checked<std::int64_t>(index, a.size()));
   }
 }
 

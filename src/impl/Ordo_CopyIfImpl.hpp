@@ -1,14 +1,24 @@
 #ifndef ORDO_IMPL_COPYIFIMPL_HPP
 #define ORDO_IMPL_COPYIFIMPL_HPP
 
-// Device level of stable compaction (copy_if, copy_flagged), reduce then scan, on every backend:
+// Device level of compaction over an index range [0, n): select(i) says whether element i is
+// kept, emit(i, pos) writes it to output position pos (copy_if: out(pos) = in(i); retrieve_all:
+// the map's key and value at slot i). Writes at positions >= emit.capacity() are dropped (the
+// caller reports the overflow from the total).
+//
+// Stable compaction (copy_if, copy_flagged, retrieve_all), two ways:
+//   single pass (device backends):
+//   Ordo::copy_if::tiles    each team takes the next tile (ticket order), flags and scans it in
+//                           scratch, publishes its count, finds its output offset by a decoupled
+//                           look-back over the published counts of the tiles before it, and
+//                           writes its kept elements contiguously
+//   reduce then scan (host backends):
 //   Ordo::copy_if::count    one team per tile counts its selected elements
 //   Ordo::copy_if::scan     exclusive scan of the tile counts; the total goes to count(0)
 //   Ordo::copy_if::scatter  each team scans its tile's selections and writes them in order
-// and unordered compaction (copy_if_unordered), one launch:
+// Unordered compaction (copy_if_unordered, retrieve_all_unordered), one launch:
 //   Ordo::copy_if_unordered::tiles  each team (on CUDA: each warp) claims its output room with one
 //                                   atomic on the total and writes its selections there
-// Writes past out's end are dropped (the caller reports the overflow from the total).
 
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -35,12 +45,26 @@ struct SelectByFlag {
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const { return bool(flags(i)); }
 };
 
-// The input range [first, second) of team member.league_rank()'s tile.
-template <class Member>
-KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> tile_span(const Member& member,
+// What copy_if writes for a kept element: out(pos) = in(i).
+template <class InView, class OutView>
+struct EmitElement {
+  InView in;
+  OutView out;
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t pos) const {
+    out(pos) = in(i);
+  }
+};
+
+// How stable compaction runs: the backend's choice (CompactTuning::single_pass), or one of the two
+// ways named (tests run both on every backend).
+enum class CompactPath { automatic, single_pass, reduce_then_scan };
+
+// The input range [first, second) of tile number `tile_index`.
+KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> tile_span(std::int64_t tile_index,
                                                                           std::int64_t tile,
                                                                           std::int64_t n) {
-  const std::int64_t begin = member.league_rank() * tile;
+  const std::int64_t begin = tile_index * tile;
   return {begin, begin + tile < n ? begin + tile : n};
 }
 
@@ -56,21 +80,177 @@ KOKKOS_INLINE_FUNCTION std::int64_t team_count(const Member& member,
   return count;
 }
 
-// Writes the tile's kept elements, in order, to out from position `base` on; writes past out's
-// end are dropped.
-template <class Member, class Select, class InView, class OutView>
+// Emits the tile's kept elements, in order, from output position `base` on; positions past the
+// emitter's capacity are dropped.
+template <class Member, class Select, class Emit>
 KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
                                          Kokkos::pair<std::int64_t, std::int64_t> span,
-                                         const Select& select, const InView& in, const OutView& out,
+                                         const Select& select, const Emit& emit,
                                          std::int64_t base) {
-  const std::int64_t capacity = out.extent(0);
+  const std::int64_t capacity = emit.capacity();
   Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
                         [&](std::int64_t i, std::int64_t& before, bool final) {
                           const bool keep = select(i);
-                          if (final && keep && base + before < capacity) out(base + before) = in(i);
+                          if (final && keep && base + before < capacity) emit(i, base + before);
                           before += keep ? 1 : 0;
                         });
 }
+
+// ---- single pass: decoupled look-back
+// ------------------------------------------------------------
+//
+// Each tile publishes one 64-bit word: its state in the top two bits and a count below. A tile
+// first publishes its own count (aggregate), then, once it knows how many elements the tiles
+// before it keep, its inclusive prefix. Tiles take their numbers from a ticket counter in the
+// order they start, so every tile a team waits for has started and publishes without waiting on
+// anything later: the spin always ends.
+struct LookbackWord {
+  static constexpr std::uint64_t aggregate = std::uint64_t(1) << 62;
+  static constexpr std::uint64_t inclusive = std::uint64_t(2) << 62;
+  static constexpr std::uint64_t value_mask = (std::uint64_t(1) << 62) - 1;
+};
+
+template <class ExecSpace, class Select, class Emit, class StateView, class TotalView>
+struct CompactLookback {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using Tuning = CompactTuning<ExecSpace>;
+  static constexpr int vt = Tuning::lookback_items_per_thread;
+  static constexpr int team = Tuning::lookback_team_size;
+  static constexpr int tile = team * vt;
+  static_assert(tile <= 65536, "local indices are 16-bit");
+  using Flags = Kokkos::View<std::uint8_t*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Local = Kokkos::View<std::uint16_t*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Offsets = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Window = Kokkos::View<std::uint64_t*, Scratch, Kokkos::MemoryUnmanaged>;
+
+  Select select;
+  Emit emit;
+  StateView state;  // state(t): tile t's word; state(tiles): the ticket counter
+  TotalView total;
+  std::int64_t n, tiles;
+
+  static std::size_t scratch_bytes() {
+    return Flags::shmem_size(tile) + Local::shmem_size(tile) + Offsets::shmem_size(team) +
+           Window::shmem_size(team);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const Flags flags(member.team_scratch(0), tile);
+    const Local local(member.team_scratch(0), tile);
+    const Offsets offsets(member.team_scratch(0), team);
+    const Window window(member.team_scratch(0), team);
+
+    std::int64_t id = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](std::int64_t& t) {
+          t = std::int64_t(Kokkos::atomic_fetch_add(&state(tiles), std::uint64_t(1)));
+        },
+        id);
+    const auto span = tile_span(id, tile, n);
+
+    // Flag the tile's elements (coalesced reads), then scan the per-thread runs of vt flags.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, tile), [&](int j) {
+      const std::int64_t i = span.first + j;
+      flags(j) = i < span.second && select(i) ? 1 : 0;
+    });
+    member.team_barrier();
+    int kept = 0;
+    Kokkos::parallel_scan(
+        Kokkos::TeamThreadRange(member, team),
+        [&](int run, int& before, bool final) {
+          int c = 0;
+          for (int k = 0; k < vt; ++k) c += flags(run * vt + k);
+          if (final) offsets(run) = before;
+          before += c;
+        },
+        kept);
+    Kokkos::single(Kokkos::PerTeam(member), [&] {
+      Kokkos::atomic_store(
+          &state(id),
+          (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) | std::uint64_t(kept));
+    });
+    member.team_barrier();
+
+    // The local positions of the kept elements, in order.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, team), [&](int run) {
+      int pos = offsets(run);
+      for (int k = 0; k < vt; ++k) {
+        const int j = run * vt + k;
+        if (flags(j)) local(pos++) = std::uint16_t(j);
+      }
+    });
+
+    const std::int64_t prefix = id == 0 ? 0 : look_back(member, window, id);
+    Kokkos::single(Kokkos::PerTeam(member), [&] {
+      if (id > 0)
+        Kokkos::atomic_store(&state(id), LookbackWord::inclusive | std::uint64_t(prefix + kept));
+      if (id == tiles - 1) total(0) = typename TotalView::non_const_value_type(prefix + kept);
+    });
+    member.team_barrier();
+
+    const std::int64_t capacity = emit.capacity();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, kept), [&](int j) {
+      const std::int64_t pos = prefix + j;
+      if (pos < capacity) emit(span.first + local(j), pos);
+    });
+  }
+
+  // How many elements the tiles before tile `id` keep. The team reads the words of a window of
+  // up to `team` preceding tiles at once (waiting for each to publish), then adds them from the
+  // nearest back to the first inclusive prefix; without one, it moves the window further back.
+  KOKKOS_FUNCTION std::int64_t look_back(const Member& member, const Window& window,
+                                         std::int64_t id) const {
+    std::int64_t prefix = 0;
+    for (std::int64_t nearest = id - 1;; nearest -= team) {
+      const int width = int(nearest + 1 < team ? nearest + 1 : team);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width), [&](int w) {
+        std::uint64_t word;
+        do {
+          word = Kokkos::atomic_load(&state(nearest - w));
+        } while (word == 0);
+        window(w) = word;
+      });
+      member.team_barrier();
+      int stop = width;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, width),
+          [&](int w, int& s) {
+            if ((window(w) & LookbackWord::inclusive) && w < s) s = w;
+          },
+          Kokkos::Min<int>(stop));
+      std::int64_t sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, width),
+          [&](int w, std::int64_t& s) {
+            if (w <= stop) s += std::int64_t(window(w) & LookbackWord::value_mask);
+          },
+          sum);
+      prefix += sum;
+      if (stop < width) return prefix;
+      member.team_barrier();  // the window is read again
+    }
+  }
+};
+
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& select,
+                         const Emit& emit, const TotalView& total) {
+  using Tuning = CompactTuning<ExecSpace>;
+  constexpr std::int64_t tile =
+      std::int64_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const auto state = workspace<std::uint64_t>(space, tiles + 1);
+  Kokkos::deep_copy(space, state, 0);
+  using Functor = CompactLookback<ExecSpace, Select, Emit, decltype(state), TotalView>;
+  Kokkos::parallel_for("Ordo::copy_if::tiles",
+                       Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
+                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
+                       Functor{select, emit, state, total, n, tiles});
+}
+
+// ---- reduce then scan ------------------------------------------------------------------------
 
 template <class ExecSpace, class Select, class CountView>
 struct CompactCount {
@@ -80,7 +260,7 @@ struct CompactCount {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t count = team_count(member, tile_span(member, tile, n), select);
+    const auto count = team_count(member, tile_span(member.league_rank(), tile, n), select);
     Kokkos::single(Kokkos::PerTeam(member), [&] { tile_counts(member.league_rank()) = count; });
   }
 };
@@ -102,90 +282,23 @@ struct CompactScan {
   }
 };
 
-template <class ExecSpace, class Select, class InView, class OutView, class CountView>
+template <class ExecSpace, class Select, class Emit, class CountView>
 struct CompactScatter {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Select select;
-  InView in;
-  OutView out;
+  Emit emit;
   CountView tile_offsets;
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    team_scatter(member, tile_span(member, tile, n), select, in, out,
+    team_scatter(member, tile_span(member.league_rank(), tile, n), select, emit,
                  tile_offsets(member.league_rank()));
   }
 };
 
-// One team per tile. Warp: the CUDA seam (warp-aggregated atomics); otherwise the portable
-// version: count the tile, claim room with one atomic per team, scan the tile to write.
-template <bool Warp, class ExecSpace, class Select, class InView, class OutView, class TotalView>
-struct CompactUnordered {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Select select;
-  InView in;
-  OutView out;
-  TotalView total;
-  std::int64_t n, tile;
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const auto span = tile_span(member, tile, n);
-#if defined(ORDO_CUDA_WARP_COMPACT)
-    if constexpr (Warp) {
-      CudaSeam::warp_aggregated_compact(span.first, span.second, member.team_size(),
-                                        member.team_rank(), select, in, out, total);
-      return;
-    }
-#endif
-    using Count = typename TotalView::non_const_value_type;
-    const std::int64_t count = team_count(member, span, select);
-    std::int64_t base = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& b) {
-          b = std::int64_t(Kokkos::atomic_fetch_add(&total(0), Count(count)));
-        },
-        base);
-    team_scatter(member, span, select, in, out, base);
-  }
-};
-
-// Unordered compaction; the selected count to total(0). warp: use the CUDA seam where built.
-template <class ExecSpace, class Select, class InView, class OutView, class TotalView>
-void compact_unordered_dispatch(const ExecSpace& space, const Select& select, const InView& in,
-                                const OutView& out, const TotalView& total, bool warp = true) {
-  const std::int64_t n = in.extent(0);
-  Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
-  if (n == 0) return;
-  using Tuning = CompactTuning<ExecSpace>;
-  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, (n + tile - 1) / tile, Tuning::team_size);
-  const char* label = "Ordo::copy_if_unordered::tiles";
-#if defined(ORDO_CUDA_WARP_COMPACT)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    if (warp) {
-      Kokkos::parallel_for(label, policy,
-                           CompactUnordered<true, ExecSpace, Select, InView, OutView, TotalView>{
-                               select, in, out, total, n, tile});
-      return;
-    }
-  }
-#endif
-  (void)warp;
-  Kokkos::parallel_for(label, policy,
-                       CompactUnordered<false, ExecSpace, Select, InView, OutView, TotalView>{
-                           select, in, out, total, n, tile});
-}
-
-// Stable compaction of the selected elements of in into out; the selected count to total(0).
-template <class ExecSpace, class Select, class InView, class OutView, class TotalView>
-void compact_dispatch(const ExecSpace& space, const Select& select, const InView& in,
-                      const OutView& out, const TotalView& total) {
-  const std::int64_t n = in.extent(0);
-  if (n == 0) {
-    Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
-    return;
-  }
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_reduce_then_scan(const ExecSpace& space, std::int64_t n, const Select& select,
+                              const Emit& emit, const TotalView& total) {
   using Tuning = CompactTuning<ExecSpace>;
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
   const std::int64_t tiles = (n + tile - 1) / tile;
@@ -198,9 +311,90 @@ void compact_dispatch(const ExecSpace& space, const Select& select, const InView
       "Ordo::copy_if::scan",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
       CompactScan<Counts, TotalView>{tile_counts, total, tiles});
-  Kokkos::parallel_for("Ordo::copy_if::scatter", policy,
-                       CompactScatter<ExecSpace, Select, InView, OutView, Counts>{
-                           select, in, out, tile_counts, n, tile});
+  Kokkos::parallel_for(
+      "Ordo::copy_if::scatter", policy,
+      CompactScatter<ExecSpace, Select, Emit, Counts>{select, emit, tile_counts, n, tile});
+}
+
+// Stable compaction of the selected elements of [0, n); the selected count to total(0).
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_dispatch(const ExecSpace& space, std::int64_t n, const Select& select,
+                      const Emit& emit, const TotalView& total,
+                      CompactPath path = CompactPath::automatic) {
+  if (n == 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
+    return;
+  }
+  if (path == CompactPath::automatic) {
+    path = CompactTuning<ExecSpace>::single_pass ? CompactPath::single_pass
+                                                 : CompactPath::reduce_then_scan;
+  }
+  if (path == CompactPath::single_pass) {
+    compact_single_pass(space, n, select, emit, total);
+  } else {
+    compact_reduce_then_scan(space, n, select, emit, total);
+  }
+}
+
+// ---- unordered -------------------------------------------------------------------------------
+
+// One team per tile. Warp: the CUDA seam (warp-aggregated atomics); otherwise the portable
+// version: count the tile, claim room with one atomic per team, scan the tile to write.
+template <bool Warp, class ExecSpace, class Select, class Emit, class TotalView>
+struct CompactUnordered {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Select select;
+  Emit emit;
+  TotalView total;
+  std::int64_t n, tile;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const auto span = tile_span(member.league_rank(), tile, n);
+#if defined(ORDO_CUDA_WARP_COMPACT)
+    if constexpr (Warp) {
+      CudaSeam::warp_aggregated_compact(span.first, span.second, member.team_size(),
+                                        member.team_rank(), select, emit, total);
+      return;
+    }
+#endif
+    using Count = typename TotalView::non_const_value_type;
+    const std::int64_t count = team_count(member, span, select);
+    std::int64_t base = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](std::int64_t& b) {
+          b = std::int64_t(Kokkos::atomic_fetch_add(&total(0), Count(count)));
+        },
+        base);
+    team_scatter(member, span, select, emit, base);
+  }
+};
+
+// Unordered compaction of [0, n); the selected count to total(0). warp: use the CUDA seam where
+// built.
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Select& select,
+                                const Emit& emit, const TotalView& total, bool warp = true) {
+  Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
+  if (n == 0) return;
+  using Tuning = CompactTuning<ExecSpace>;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
+  const Kokkos::TeamPolicy<ExecSpace> policy(space, (n + tile - 1) / tile, Tuning::team_size);
+  const char* label = "Ordo::copy_if_unordered::tiles";
+#if defined(ORDO_CUDA_WARP_COMPACT)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (warp) {
+      Kokkos::parallel_for(
+          label, policy,
+          CompactUnordered<true, ExecSpace, Select, Emit, TotalView>{select, emit, total, n, tile});
+      return;
+    }
+  }
+#endif
+  (void)warp;
+  Kokkos::parallel_for(
+      label, policy,
+      CompactUnordered<false, ExecSpace, Select, Emit, TotalView>{select, emit, total, n, tile});
 }
 
 }  // namespace Ordo::Impl

@@ -48,19 +48,27 @@ struct BinarySearchTuning {
   static constexpr int samples = 64;
 };
 
-// Stable compaction (copy_if, copy_flagged): a team of team_size threads per tile of
-// team_size * items_per_thread input elements.
+// Compaction (copy_if, copy_flagged, copy_if_unordered, retrieve_all). single_pass: stable
+// compaction runs as one launch with a decoupled look-back, lookback_team_size threads per tile of
+// lookback_team_size * lookback_items_per_thread elements (at most 2^16); otherwise as reduce then
+// scan, and the unordered one always, team_size threads per tile of team_size * items_per_thread.
 template <class ExecSpace>
 struct CompactTuning {
+  static constexpr bool single_pass = false;
   static constexpr int team_size = 1;
   static constexpr int items_per_thread = 1 << 14;
+  static constexpr int lookback_team_size = 1;
+  static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
 struct CompactTuning<Kokkos::Cuda> {
+  static constexpr bool single_pass = true;
   static constexpr int team_size = 256;
   static constexpr int items_per_thread = 16;
+  static constexpr int lookback_team_size = 256;
+  static constexpr int lookback_items_per_thread = 16;
 };
 
 template <std::size_t KeyBytes>

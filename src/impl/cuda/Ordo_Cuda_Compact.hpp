@@ -3,7 +3,7 @@
 
 // CUDA seam of unordered compaction (seed 002): warp-aggregated atomics. Each warp ballots its
 // lanes' selections, one lane claims room for all of them with a single atomic, and every
-// selected lane writes at the claimed base plus the number of selected lanes below it.
+// selected lane emits its element at the claimed base plus the number of selected lanes below it.
 
 #include <Ordo_Config.hpp>
 
@@ -19,16 +19,15 @@ namespace Ordo::Impl::CudaSeam {
 // The team's tile [begin, end), team_size threads, this thread's rank t. Team threads must map
 // onto consecutive lanes (Kokkos' CUDA team with vector length 1); every lane runs the same trip
 // count, so the ballots see full warps.
-template <class Select, class InView, class OutView, class TotalView>
+template <class Select, class Emit, class TotalView>
 KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int64_t end,
                                                     int team_size, int t, const Select& select,
-                                                    const InView& in, const OutView& out,
-                                                    const TotalView& total) {
+                                                    const Emit& emit, const TotalView& total) {
 #if defined(__CUDA_ARCH__)
   using Count = typename TotalView::non_const_value_type;
   const unsigned lane = unsigned(t) & 31u;
   const unsigned below = (1u << lane) - 1u;
-  const std::int64_t capacity = out.extent(0);
+  const std::int64_t capacity = emit.capacity();
   for (std::int64_t first = begin; first < end; first += team_size) {
     const std::int64_t i = first + t;
     const bool keep = i < end && select(i);
@@ -39,10 +38,10 @@ KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int
     if (int(lane) == leader) base = Kokkos::atomic_fetch_add(&total(0), Count(__popc(mask)));
     base = __shfl_sync(0xffffffffu, base, leader);
     const std::int64_t pos = std::int64_t(base) + __popc(mask & below);
-    if (keep && pos < capacity) out(pos) = in(i);
+    if (keep && pos < capacity) emit(i, pos);
   }
 #else
-  (void)begin, (void)end, (void)team_size, (void)t, (void)select, (void)in, (void)out, (void)total;
+  (void)begin, (void)end, (void)team_size, (void)t, (void)select, (void)emit, (void)total;
 #endif
 }
 
