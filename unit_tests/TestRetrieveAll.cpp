@@ -43,11 +43,16 @@ std::map<K, std::int64_t> fill(Map<K, V>& map, const std::vector<K>& keys, int e
   DeviceView<std::uint8_t> inserted("inserted", keys.size());
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<ExecSpace>(0, keys.size()), KOKKOS_LAMBDA(int i) {
+        // Captures outside the constexpr-if (a rule of CUDA's extended lambdas).
+        const auto& m = map;
+        const K key = dkeys(i);
+        bool ok = false;
         if constexpr (std::is_void_v<V>) {
-          inserted(i) = map.insert(dkeys(i)).success();
+          ok = m.insert(key).success();
         } else {
-          inserted(i) = map.insert(dkeys(i), value_of<V>(dkeys(i))).success();
+          ok = m.insert(key, value_of<V>(key)).success();
         }
+        inserted(i) = ok;
       });
   Kokkos::fence();
   if (erase_every > 0) {
@@ -77,9 +82,10 @@ std::vector<std::pair<K, std::int64_t>> slot_order(const Map<K, V>& map) {
   DeviceView<std::int64_t> values("values", capacity);
   Kokkos::parallel_for(
       "slots", Kokkos::RangePolicy<ExecSpace>(0, capacity), KOKKOS_LAMBDA(int i) {
+        const auto& slot_values = values;  // captured outside the constexpr-if
         valid(i) = map.valid_at(i);
         keys(i) = map.key_at(i);
-        if constexpr (!std::is_void_v<V>) values(i) = std::int64_t(map.value_at(i));
+        if constexpr (!std::is_void_v<V>) slot_values(i) = std::int64_t(map.value_at(i));
       });
   const auto hv = to_host(valid);
   const auto hk = to_host(keys);
