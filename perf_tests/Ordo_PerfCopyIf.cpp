@@ -38,6 +38,9 @@ struct KeepBelow {
   KOKKOS_INLINE_FUNCTION bool operator()(const T& x) const { return x < threshold; }
 };
 
+// A fraction as a percentage, for primitive names.
+std::string share(double fraction) { return std::to_string(int(fraction * 100 + 0.5)) + "%"; }
+
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("ordo-perf --check: " + what + " differs from the oracle");
 }
@@ -75,13 +78,14 @@ void run_copy_if_point(const Options& o, Report& report, int log2n) {
   Kokkos::View<std::int64_t*, MemorySpace> count("count", 1);
 
   const double bytes = double(n + k) * sizeof(T);
-  Point p{"copy_if", o.key, o.dist, "ordo", false, n, {}, bytes, 1.0};
+  const std::string name = o.fraction == 0.5 ? "copy_if" : "copy_if:keep" + share(o.fraction);
+  Point p{name, o.key, o.dist, "ordo", false, n, {}, bytes, 1.0};
   p.stats =
       time_device(space, o.warmup, o.reps, [&] { Ordo::copy_if(space, in, out, pred, count); });
   const double ordo_ms = p.stats.median_ms;
   report.point(p);
   auto row = [&](const std::string& impl, const Stats& s) {
-    report.point(Point{"copy_if", o.key, o.dist, impl, false, n, s, bytes, s.median_ms / ordo_ms});
+    report.point(Point{name, o.key, o.dist, impl, false, n, s, bytes, s.median_ms / ordo_ms});
   };
   if (o.check) {
     auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -170,14 +174,15 @@ void run_retrieve_all_point(const Options& o, Report& report, int log2n) {
   // Bytes an export moves: the slot bitset, the key and value arrays over the capacity (the
   // entries are spread over all of it), the entries written.
   const double bytes = double(capacity) / 8 + double(capacity + entries) * 8;
-  Point p{"retrieve_all", "u32", o.dist, "ordo", true, capacity, {}, bytes, 1.0};
+  const std::string name =
+      o.fraction == 0.5 ? "retrieve_all" : "retrieve_all:load" + share(o.fraction);
+  Point p{name, "u32", o.dist, "ordo", true, capacity, {}, bytes, 1.0};
   p.stats = time_device(space, o.warmup, o.reps,
                         [&] { Ordo::retrieve_all(space, map, keys, values, count); });
   const double ordo_ms = p.stats.median_ms;
   report.point(p);
   auto row = [&](const std::string& impl, const Stats& s) {
-    report.point(Point{"retrieve_all", "u32", o.dist, impl, true, capacity, s, bytes,
-                       s.median_ms / ordo_ms});
+    report.point(Point{name, "u32", o.dist, impl, true, capacity, s, bytes, s.median_ms / ordo_ms});
   };
   // The entries as a set (their slot order is checked against the scan export below).
   auto check_export = [&](const char* what) {
