@@ -194,6 +194,10 @@ void check_map_cases() {
   }
   for (std::size_t n : {std::size_t(1), std::size_t(4099), std::size_t(70001)}) {
     for (int erase_every : {0, 3}) {
+      // Kokkos before 5.0 writes past a set's (empty) value array when it erases from a set
+      // (UnorderedMapErase tests is_set the wrong way round), so sets are erased from with
+      // Kokkos 5 only.
+      if (std::is_void_v<V> && erase_every > 0 && KOKKOS_VERSION < 50000) continue;
       SCOPED_TRACE("n=" + std::to_string(n) + " erase every " + std::to_string(erase_every));
       Map<K, V> map(2 * n);
       const auto entries = fill(map, distinct_keys<K>(n, n), erase_every);

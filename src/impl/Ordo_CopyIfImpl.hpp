@@ -104,11 +104,32 @@ KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
 // before it keep, its inclusive prefix. Tiles take their numbers from a ticket counter in the
 // order they start, so every tile a team waits for has started and publishes without waiting on
 // anything later: the spin always ends.
+// The words are read and written as single aligned 64-bit volatile accesses (one load or store
+// instruction, coherent at the device's L2 on GPUs), not as Kokkos atomics: desul implements
+// atomic_load and atomic_store as compare-and-swap loops, which serialize a window's readers.
 struct LookbackWord {
   static constexpr std::uint64_t aggregate = std::uint64_t(1) << 62;
   static constexpr std::uint64_t inclusive = std::uint64_t(2) << 62;
   static constexpr std::uint64_t value_mask = (std::uint64_t(1) << 62) - 1;
+
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint64_t read(const std::uint64_t& word) {
+    return *static_cast<const volatile std::uint64_t*>(&word);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void publish(std::uint64_t& word, std::uint64_t value) {
+    *static_cast<volatile std::uint64_t*>(&word) = value;
+  }
 };
+
+// How many of the vt flags (each 0 or 1) from `flags` on are set, four bytes at a time.
+template <int vt>
+KOKKOS_INLINE_FUNCTION int count_flags(const std::uint8_t* flags) {
+  static_assert(vt % 4 == 0, "flags are read four at a time");
+  int c = 0;
+  for (int q = 0; q < vt / 4; ++q) {
+    c += int((reinterpret_cast<const std::uint32_t*>(flags)[q] * 0x01010101u) >> 24);
+  }
+  return c;
+}
 
 template <class ExecSpace, class Select, class Emit, class StateView, class TotalView>
 struct CompactLookback {
@@ -121,7 +142,7 @@ struct CompactLookback {
   static_assert(tile <= 65536, "local indices are 16-bit");
   using Flags = Kokkos::View<std::uint8_t*, Scratch, Kokkos::MemoryUnmanaged>;
   using Local = Kokkos::View<std::uint16_t*, Scratch, Kokkos::MemoryUnmanaged>;
-  using Offsets = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
+  using Count = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
   using Window = Kokkos::View<std::uint64_t*, Scratch, Kokkos::MemoryUnmanaged>;
 
   Select select;
@@ -131,14 +152,14 @@ struct CompactLookback {
   std::int64_t n, tiles;
 
   static std::size_t scratch_bytes() {
-    return Flags::shmem_size(tile) + Local::shmem_size(tile) + Offsets::shmem_size(team) +
+    return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const Flags flags(member.team_scratch(0), tile);
     const Local local(member.team_scratch(0), tile);
-    const Offsets offsets(member.team_scratch(0), team);
+    const Count tile_count(member.team_scratch(0), 1);
     const Window window(member.team_scratch(0), team);
 
     std::int64_t id = 0;
@@ -150,42 +171,37 @@ struct CompactLookback {
         id);
     const auto span = tile_span(id, tile, n);
 
-    // Flag the tile's elements (coalesced reads), then scan the per-thread runs of vt flags.
+    // Flag the tile's elements (coalesced reads), then scan the counts of the threads' runs of vt
+    // flags (thread r owns run r: the team has exactly `team` threads).
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, tile), [&](int j) {
       const std::int64_t i = span.first + j;
       flags(j) = i < span.second && select(i) ? 1 : 0;
     });
     member.team_barrier();
-    int kept = 0;
-    Kokkos::parallel_scan(
-        Kokkos::TeamThreadRange(member, team),
-        [&](int run, int& before, bool final) {
-          int c = 0;
-          for (int k = 0; k < vt; ++k) c += flags(run * vt + k);
-          if (final) offsets(run) = before;
-          before += c;
-        },
-        kept);
-    Kokkos::single(Kokkos::PerTeam(member), [&] {
-      Kokkos::atomic_store(
-          &state(id),
-          (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) | std::uint64_t(kept));
-    });
-    member.team_barrier();
-
-    // The local positions of the kept elements, in order.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, team), [&](int run) {
-      int pos = offsets(run);
-      for (int k = 0; k < vt; ++k) {
-        const int j = run * vt + k;
-        if (flags(j)) local(pos++) = std::uint16_t(j);
+    const int run = member.team_rank();
+    const int run_count = count_flags<vt>(&flags(run * vt));
+    const int before = member.team_scan(run_count);
+    if (run == team - 1) {
+      tile_count(0) = before + run_count;
+      LookbackWord::publish(state(id),
+                            (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) |
+                                std::uint64_t(before + run_count));
+    }
+    // The local positions of the run's kept elements, in order.
+    int pos = before;
+    for (int q = 0; q < vt / 4; ++q) {
+      const std::uint32_t four = reinterpret_cast<const std::uint32_t*>(&flags(run * vt))[q];
+      for (int b = 0; b < 4; ++b) {
+        if ((four >> (8 * b)) & 1u) local(pos++) = std::uint16_t(run * vt + 4 * q + b);
       }
-    });
+    }
+    member.team_barrier();
+    const int kept = tile_count(0);
 
     const std::int64_t prefix = id == 0 ? 0 : look_back(member, window, id);
     Kokkos::single(Kokkos::PerTeam(member), [&] {
       if (id > 0)
-        Kokkos::atomic_store(&state(id), LookbackWord::inclusive | std::uint64_t(prefix + kept));
+        LookbackWord::publish(state(id), LookbackWord::inclusive | std::uint64_t(prefix + kept));
       if (id == tiles - 1) total(0) = typename TotalView::non_const_value_type(prefix + kept);
     });
     member.team_barrier();
@@ -208,7 +224,7 @@ struct CompactLookback {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width), [&](int w) {
         std::uint64_t word;
         do {
-          word = Kokkos::atomic_load(&state(nearest - w));
+          word = LookbackWord::read(state(nearest - w));
         } while (word == 0);
         window(w) = word;
       });
@@ -352,8 +368,8 @@ struct CompactUnordered {
     const auto span = tile_span(member.league_rank(), tile, n);
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      CudaSeam::warp_aggregated_compact(span.first, span.second, member.team_size(),
-                                        member.team_rank(), select, emit, total);
+      CudaSeam::warp_aggregated_compact<CompactTuning<ExecSpace>::items_per_thread>(
+          span.first, span.second, member.team_size(), member.team_rank(), select, emit, total);
       return;
     }
 #endif

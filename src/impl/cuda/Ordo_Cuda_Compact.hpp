@@ -3,7 +3,8 @@
 
 // CUDA seam of unordered compaction (seed 002): warp-aggregated atomics. Each warp ballots its
 // lanes' selections, one lane claims room for all of them with a single atomic, and every
-// selected lane emits its element at the claimed base plus the number of selected lanes below it.
+// selected lane emits its element at the claimed base plus the number of selected lanes below it
+// (and of the warp's earlier steps).
 
 #include <Ordo_Config.hpp>
 
@@ -16,10 +17,13 @@
 
 namespace Ordo::Impl::CudaSeam {
 
-// The team's tile [begin, end), team_size threads, this thread's rank t. Team threads must map
-// onto consecutive lanes (Kokkos' CUDA team with vector length 1); every lane runs the same trip
-// count, so the ballots see full warps.
-template <class Select, class Emit, class TotalView>
+// The team's tile [begin, end) of team_size * VT elements, this thread's rank t; thread t takes
+// elements begin + k * team_size + t, so each warp's lanes cover 32 consecutive elements per step.
+// Each warp ballots its selections of all VT steps first, claims room for all of them with one
+// atomic (one per 32 * VT elements), then writes each step's selections contiguously. Team
+// threads must map onto consecutive lanes (Kokkos' CUDA team with vector length 1); every lane
+// runs the same trip count, so the ballots see full warps.
+template <int VT, class Select, class Emit, class TotalView>
 KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int64_t end,
                                                     int team_size, int t, const Select& select,
                                                     const Emit& emit, const TotalView& total) {
@@ -27,18 +31,26 @@ KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int
   using Count = typename TotalView::non_const_value_type;
   const unsigned lane = unsigned(t) & 31u;
   const unsigned below = (1u << lane) - 1u;
+  unsigned masks[VT];
+  int warp_count = 0;
+#pragma unroll
+  for (int k = 0; k < VT; ++k) {
+    const std::int64_t i = begin + std::int64_t(k) * team_size + t;
+    masks[k] = __ballot_sync(0xffffffffu, i < end && select(i));
+    warp_count += __popc(masks[k]);
+  }
+  if (warp_count == 0) return;
+  Count base = 0;
+  if (lane == 0) base = Kokkos::atomic_fetch_add(&total(0), Count(warp_count));
+  std::int64_t pos = __shfl_sync(0xffffffffu, (long long)base, 0);
   const std::int64_t capacity = emit.capacity();
-  for (std::int64_t first = begin; first < end; first += team_size) {
-    const std::int64_t i = first + t;
-    const bool keep = i < end && select(i);
-    const unsigned mask = __ballot_sync(0xffffffffu, keep);
-    if (mask == 0) continue;
-    const int leader = __ffs(mask) - 1;
-    Count base = 0;
-    if (int(lane) == leader) base = Kokkos::atomic_fetch_add(&total(0), Count(__popc(mask)));
-    base = __shfl_sync(0xffffffffu, base, leader);
-    const std::int64_t pos = std::int64_t(base) + __popc(mask & below);
-    if (keep && pos < capacity) emit(i, pos);
+#pragma unroll
+  for (int k = 0; k < VT; ++k) {
+    if ((masks[k] >> lane) & 1u) {
+      const std::int64_t at = pos + __popc(masks[k] & below);
+      if (at < capacity) emit(begin + std::int64_t(k) * team_size + t, at);
+    }
+    pos += __popc(masks[k]);
   }
 #else
   (void)begin, (void)end, (void)team_size, (void)t, (void)select, (void)emit, (void)total;
