@@ -31,16 +31,25 @@ struct SelectMapSlot {
 // value to values(pos).
 template <class Map, class KeyView, class ValueView>
 struct EmitMapEntry {
+  using Value = std::conditional_t<Map::is_set, int, typename Map::value_type>;
+  using value_type = Kokkos::pair<typename Map::key_type, Value>;
   Map map;
   KeyView keys;
   ValueView values;
   bool with_values;
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return keys.extent(0); }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t pos) const {
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const {
     const auto slot = typename Map::size_type(i);
-    keys(pos) = map.key_at(slot);
+    value_type entry{map.key_at(slot), Value()};
     if constexpr (!Map::is_set) {
-      if (with_values) values(pos) = map.value_at(slot);
+      if (with_values) entry.second = map.value_at(slot);
+    }
+    return entry;
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& entry) const {
+    keys(pos) = entry.first;
+    if constexpr (!Map::is_set) {
+      if (with_values) values(pos) = entry.second;
     }
   }
 };

@@ -2,9 +2,9 @@
 #define ORDO_IMPL_COPYIFIMPL_HPP
 
 // Device level of compaction over an index range [0, n): select(i) says whether element i is
-// kept, emit(i, pos) writes it to output position pos (copy_if: out(pos) = in(i); retrieve_all:
-// the map's key and value at slot i). Writes at positions >= emit.capacity() are dropped (the
-// caller reports the overflow from the total).
+// kept, emit.store(pos, emit.load(i)) writes it to output position pos (copy_if: out(pos) = in(i);
+// retrieve_all: the map's key and value at slot i). Writes at positions >= emit.capacity() are
+// dropped (the caller reports the overflow from the total).
 //
 // Stable compaction (copy_if, copy_flagged, retrieve_all), two ways:
 //   single pass (device backends):
@@ -45,15 +45,16 @@ struct SelectByFlag {
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const { return bool(flags(i)); }
 };
 
-// What copy_if writes for a kept element: out(pos) = in(i).
+// What copy_if writes for a kept element: out(pos) = in(i). Emitters load an element and store
+// it separately, so that kernels can issue several loads before their stores.
 template <class InView, class OutView>
 struct EmitElement {
+  using value_type = typename InView::non_const_value_type;
   InView in;
   OutView out;
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t pos) const {
-    out(pos) = in(i);
-  }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return in(i); }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const { out(pos) = v; }
 };
 
 // How stable compaction runs: the backend's choice (CompactTuning::single_pass), or one of the two
@@ -91,7 +92,9 @@ KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
   Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
                         [&](std::int64_t i, std::int64_t& before, bool final) {
                           const bool keep = select(i);
-                          if (final && keep && base + before < capacity) emit(i, base + before);
+                          if (final && keep && base + before < capacity) {
+                            emit.store(base + before, emit.load(i));
+                          }
                           before += keep ? 1 : 0;
                         });
 }
@@ -139,7 +142,9 @@ struct CompactLookback {
   static constexpr int vt = Tuning::lookback_items_per_thread;
   static constexpr int team = Tuning::lookback_team_size;
   static constexpr int tile = team * vt;
+  static constexpr int chunk = vt < 16 ? vt : 16;  // loads in flight per thread
   static_assert(tile <= 65536, "local indices are 16-bit");
+  static_assert(vt % chunk == 0, "whole chunks per thread");
   using Flags = Kokkos::View<std::uint8_t*, Scratch, Kokkos::MemoryUnmanaged>;
   using Local = Kokkos::View<std::uint16_t*, Scratch, Kokkos::MemoryUnmanaged>;
   using Count = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
@@ -171,14 +176,20 @@ struct CompactLookback {
         id);
     const auto span = tile_span(id, tile, n);
 
-    // Flag the tile's elements (coalesced reads), then scan the counts of the threads' runs of vt
-    // flags (thread r owns run r: the team has exactly `team` threads).
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, tile), [&](int j) {
-      const std::int64_t i = span.first + j;
-      flags(j) = i < span.second && select(i) ? 1 : 0;
-    });
+    // Flag the tile's elements: thread r takes elements k * team + r (coalesced reads), a chunk of
+    // them loaded and tested before any flag is stored. Then scan the counts of the threads' runs
+    // of vt flags (thread r owns run r: the team has exactly `team` threads).
+    const int r = member.team_rank();
+    for (int k0 = 0; k0 < vt; k0 += chunk) {
+      std::uint32_t bits = 0;
+      for (int k = 0; k < chunk; ++k) {
+        const std::int64_t i = span.first + std::int64_t(k0 + k) * team + r;
+        bits |= std::uint32_t(i < span.second && select(i)) << k;
+      }
+      for (int k = 0; k < chunk; ++k) flags((k0 + k) * team + r) = (bits >> k) & 1u;
+    }
     member.team_barrier();
-    const int run = member.team_rank();
+    const int run = r;
     const int run_count = count_flags<vt>(&flags(run * vt));
     const int before = member.team_scan(run_count);
     if (run == team - 1) {
@@ -206,11 +217,19 @@ struct CompactLookback {
     });
     member.team_barrier();
 
+    // Write the kept elements contiguously, a chunk of loads before its stores.
     const std::int64_t capacity = emit.capacity();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, kept), [&](int j) {
-      const std::int64_t pos = prefix + j;
-      if (pos < capacity) emit(span.first + local(j), pos);
-    });
+    for (int j0 = 0; j0 < kept; j0 += team * chunk) {
+      typename Emit::value_type v[chunk];
+      for (int k = 0; k < chunk; ++k) {
+        const int j = j0 + k * team + r;
+        if (j < kept) v[k] = emit.load(span.first + local(j));
+      }
+      for (int k = 0; k < chunk; ++k) {
+        const int j = j0 + k * team + r;
+        if (j < kept && prefix + j < capacity) emit.store(prefix + j, v[k]);
+      }
+    }
   }
 
   // How many elements the tiles before tile `id` keep. The team reads the words of a window of

@@ -44,12 +44,15 @@ KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int
   if (lane == 0) base = Kokkos::atomic_fetch_add(&total(0), Count(warp_count));
   std::int64_t pos = __shfl_sync(0xffffffffu, (long long)base, 0);
   const std::int64_t capacity = emit.capacity();
+  typename Emit::value_type v[VT];
 #pragma unroll
   for (int k = 0; k < VT; ++k) {
-    if ((masks[k] >> lane) & 1u) {
-      const std::int64_t at = pos + __popc(masks[k] & below);
-      if (at < capacity) emit(begin + std::int64_t(k) * team_size + t, at);
-    }
+    if ((masks[k] >> lane) & 1u) v[k] = emit.load(begin + std::int64_t(k) * team_size + t);
+  }
+#pragma unroll
+  for (int k = 0; k < VT; ++k) {
+    const std::int64_t at = pos + __popc(masks[k] & below);
+    if (((masks[k] >> lane) & 1u) && at < capacity) emit.store(at, v[k]);
     pos += __popc(masks[k]);
   }
 #else
