@@ -64,8 +64,11 @@ void check_copy_if(const std::vector<std::uint64_t>& in, Below pred) {
   EXPECT_EQ(std::int64_t(k), Ordo::copy_if(space, din, out, pred));
   EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
 
-  for (CompactPath path : {CompactPath::single_pass, CompactPath::reduce_then_scan}) {
-    SCOPED_TRACE(path == CompactPath::single_pass ? "single pass" : "reduce then scan");
+  for (CompactPath path : {CompactPath::single_pass, CompactPath::single_pass_portable,
+                           CompactPath::reduce_then_scan}) {
+    SCOPED_TRACE(path == CompactPath::single_pass            ? "single pass"
+                 : path == CompactPath::single_pass_portable ? "single pass, portable"
+                                                             : "reduce then scan");
     Kokkos::deep_copy(out, poison_value<std::uint64_t>());
     auto count = poisoned<std::int32_t>(1);
     Ordo::Impl::compact_dispatch(space, std::int64_t(in.size()), select, emit, count, path);
@@ -140,7 +143,8 @@ TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
                 std::to_string(expected.size()) + " (nothing was written past out's end)");
   expected.resize(room);
   EXPECT_TRUE(bitwise_equal(expected, head_checked(buffer, room)));
-  for (CompactPath path : {CompactPath::single_pass, CompactPath::reduce_then_scan}) {
+  for (CompactPath path : {CompactPath::single_pass, CompactPath::single_pass_portable,
+                           CompactPath::reduce_then_scan}) {
     Kokkos::deep_copy(buffer, poison_value<std::uint64_t>());
     auto count = poisoned<std::int64_t>(1);
     Ordo::Impl::compact_dispatch(

@@ -20,6 +20,7 @@
 //   Ordo::copy_if_unordered::tiles  each team (on CUDA: each warp) claims its output room with one
 //                                   atomic on the total and writes its selections there
 
+#include <impl/Ordo_LookbackWord.hpp>
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Compact.hpp>
@@ -59,7 +60,8 @@ struct EmitElement {
 
 // How stable compaction runs: the backend's choice (CompactTuning::single_pass), or one of the two
 // ways named (tests run both on every backend).
-enum class CompactPath { automatic, single_pass, reduce_then_scan };
+// single_pass_portable: the single pass without the CUDA seam (the same as single_pass elsewhere).
+enum class CompactPath { automatic, single_pass, single_pass_portable, reduce_then_scan };
 
 // The input range [first, second) of tile number `tile_index`.
 KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> tile_span(std::int64_t tile_index,
@@ -107,22 +109,6 @@ KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
 // before it keep, its inclusive prefix. Tiles take their numbers from a ticket counter in the
 // order they start, so every tile a team waits for has started and publishes without waiting on
 // anything later: the spin always ends.
-// The words are read and written as single aligned 64-bit volatile accesses (one load or store
-// instruction, coherent at the device's L2 on GPUs), not as Kokkos atomics: desul implements
-// atomic_load and atomic_store as compare-and-swap loops, which serialize a window's readers.
-struct LookbackWord {
-  static constexpr std::uint64_t aggregate = std::uint64_t(1) << 62;
-  static constexpr std::uint64_t inclusive = std::uint64_t(2) << 62;
-  static constexpr std::uint64_t value_mask = (std::uint64_t(1) << 62) - 1;
-
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint64_t read(const std::uint64_t& word) {
-    return *static_cast<const volatile std::uint64_t*>(&word);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static void publish(std::uint64_t& word, std::uint64_t value) {
-    *static_cast<volatile std::uint64_t*>(&word) = value;
-  }
-};
-
 // How many of the vt flags (each 0 or 1) from `flags` on are set, four bytes at a time.
 template <int vt>
 KOKKOS_INLINE_FUNCTION int count_flags(const std::uint8_t* flags) {
@@ -134,7 +120,9 @@ KOKKOS_INLINE_FUNCTION int count_flags(const std::uint8_t* flags) {
   return c;
 }
 
-template <class ExecSpace, class Select, class Emit, class StateView, class TotalView>
+// One team per tile. Warp: the CUDA seam (warp ballots, warp 0 looks back); otherwise the
+// portable version below.
+template <bool Warp, class ExecSpace, class Select, class Emit, class StateView, class TotalView>
 struct CompactLookback {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
@@ -157,11 +145,19 @@ struct CompactLookback {
   std::int64_t n, tiles;
 
   static std::size_t scratch_bytes() {
+    if (Warp) return 0;
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
+#if defined(ORDO_CUDA_WARP_COMPACT)
+    if constexpr (Warp) {
+      CudaSeam::warp_lookback_compact<vt>(n, tiles, member.team_size(), member.team_rank(), select,
+                                          emit, state, total);
+      return;
+    }
+#endif
     const Flags flags(member.team_scratch(0), tile);
     const Local local(member.team_scratch(0), tile);
     const Count tile_count(member.team_scratch(0), 1);
@@ -271,18 +267,34 @@ struct CompactLookback {
 
 template <class ExecSpace, class Select, class Emit, class TotalView>
 void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& select,
-                         const Emit& emit, const TotalView& total) {
+                         const Emit& emit, const TotalView& total, bool warp) {
   using Tuning = CompactTuning<ExecSpace>;
   constexpr std::int64_t tile =
       std::int64_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread;
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto state = workspace<std::uint64_t>(space, tiles + 1);
   Kokkos::deep_copy(space, state, 0);
-  using Functor = CompactLookback<ExecSpace, Select, Emit, decltype(state), TotalView>;
-  Kokkos::parallel_for("Ordo::copy_if::tiles",
-                       Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
-                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
-                       Functor{select, emit, state, total, n, tiles});
+  auto launch = [&](auto functor) {
+    Kokkos::parallel_for(
+        "Ordo::copy_if::tiles",
+        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
+            .set_scratch_size(0, Kokkos::PerTeam(decltype(functor)::scratch_bytes())),
+        functor);
+  };
+#if defined(ORDO_CUDA_WARP_COMPACT)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    static_assert(Tuning::lookback_team_size % 32 == 0 && Tuning::lookback_team_size <= 1024,
+                  "the warp seam takes whole warps");
+    if (warp) {
+      launch(CompactLookback<true, ExecSpace, Select, Emit, decltype(state), TotalView>{
+          select, emit, state, total, n, tiles});
+      return;
+    }
+  }
+#endif
+  (void)warp;
+  launch(CompactLookback<false, ExecSpace, Select, Emit, decltype(state), TotalView>{
+      select, emit, state, total, n, tiles});
 }
 
 // ---- reduce then scan ------------------------------------------------------------------------
@@ -364,8 +376,8 @@ void compact_dispatch(const ExecSpace& space, std::int64_t n, const Select& sele
     path = CompactTuning<ExecSpace>::single_pass ? CompactPath::single_pass
                                                  : CompactPath::reduce_then_scan;
   }
-  if (path == CompactPath::single_pass) {
-    compact_single_pass(space, n, select, emit, total);
+  if (path == CompactPath::single_pass || path == CompactPath::single_pass_portable) {
+    compact_single_pass(space, n, select, emit, total, path == CompactPath::single_pass);
   } else {
     compact_reduce_then_scan(space, n, select, emit, total);
   }
