@@ -153,8 +153,16 @@ struct CompactLookback {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      CudaSeam::warp_lookback_compact<vt>(n, tiles, member.team_size(), member.team_rank(), select,
-                                          emit, state, total);
+      std::int64_t id = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(member),
+          [&](std::int64_t& t) {
+            t = std::int64_t(Kokkos::atomic_fetch_add(&state(tiles), std::uint64_t(1)));
+          },
+          id);
+      CudaSeam::warp_tile_compact<vt>(
+          id, n, member.team_size(), member.team_rank(), select, emit,
+          CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles});
       return;
     }
 #endif
@@ -399,8 +407,9 @@ struct CompactUnordered {
     const auto span = tile_span(member.league_rank(), tile, n);
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      CudaSeam::warp_aggregated_compact<CompactTuning<ExecSpace>::items_per_thread>(
-          span.first, span.second, member.team_size(), member.team_rank(), select, emit, total);
+      CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread>(
+          member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
+          CudaSeam::AtomicBase<TotalView>{total});
       return;
     }
 #endif

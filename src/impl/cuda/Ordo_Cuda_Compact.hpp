@@ -2,10 +2,11 @@
 #define ORDO_IMPL_CUDA_COMPACT_HPP
 
 // CUDA seam of compaction (seed 002), warp-level: selections are ballots, counts are popcounts,
-// and a lane finds its output position as a base plus the number of selected lanes below it.
-//   warp_aggregated_compact  unordered: one atomic per warp claims room for the warp's elements
-//   warp_lookback_compact    stable, single pass: warp counts are scanned in the block, and warp 0
-//                            runs the decoupled look-back 32 tiles at a time
+// warp counts are scanned in the block, and a lane finds its output position as the tile's base
+// plus the selected elements before it. The tile's base comes from
+//   LookbackBase  stable, single pass: warp 0 runs the decoupled look-back 32 tiles at a time
+//   AtomicBase    unordered: one atomic on the total per tile (seed 002's aggregated atomics,
+//                 aggregated over the whole block)
 // Both are called by every thread of a Kokkos CUDA team (vector length 1, so team ranks are
 // consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
 
@@ -21,87 +22,20 @@
 
 namespace Ordo::Impl::CudaSeam {
 
-// The team's tile [begin, end) of team_size * VT elements, this thread's rank t; thread t takes
-// elements begin + k * team_size + t, so each warp's lanes cover 32 consecutive elements per step.
-// Each warp ballots its selections of all VT steps first, claims room for all of them with one
-// atomic (one per 32 * VT elements), then writes each step's selections contiguously.
-template <int VT, class Select, class Emit, class TotalView>
-KOKKOS_INLINE_FUNCTION void warp_aggregated_compact(std::int64_t begin, std::int64_t end,
-                                                    int team_size, int t, const Select& select,
-                                                    const Emit& emit, const TotalView& total) {
+// Where a stable tile's output starts: the decoupled look-back. Called by the 32 lanes of one
+// warp with the tile's count; publishes it, looks back over the words of the 32 preceding tiles at
+// a time (each lane waits for its tile's word) up to the nearest inclusive prefix, publishes this
+// tile's inclusive prefix, and writes the total when this is the last tile.
+template <class StateView, class TotalView>
+struct LookbackBase {
+  StateView state;
+  TotalView total;
+  std::int64_t tiles;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t id, int lane,
+                                                 std::int64_t kept) const {
 #if defined(__CUDA_ARCH__)
-  using Count = typename TotalView::non_const_value_type;
-  const unsigned lane = unsigned(t) & 31u;
-  const unsigned below = (1u << lane) - 1u;
-  unsigned masks[VT];
-  int warp_count = 0;
-#pragma unroll
-  for (int k = 0; k < VT; ++k) {
-    const std::int64_t i = begin + std::int64_t(k) * team_size + t;
-    masks[k] = __ballot_sync(0xffffffffu, i < end && select(i));
-    warp_count += __popc(masks[k]);
-  }
-  if (warp_count == 0) return;
-  Count base = 0;
-  if (lane == 0) base = Kokkos::atomic_fetch_add(&total(0), Count(warp_count));
-  std::int64_t pos = __shfl_sync(0xffffffffu, (long long)base, 0);
-  const std::int64_t capacity = emit.capacity();
-#pragma unroll
-  for (int k = 0; k < VT; ++k) {
-    const std::int64_t at = pos + __popc(masks[k] & below);
-    if (((masks[k] >> lane) & 1u) && at < capacity) {
-      emit.store(at, emit.load(begin + std::int64_t(k) * team_size + t));
-    }
-    pos += __popc(masks[k]);
-  }
-#else
-  (void)begin, (void)end, (void)team_size, (void)t, (void)select, (void)emit, (void)total;
-#endif
-}
-
-// Stable single-pass compaction of one tile of team_size * VT elements of [0, n) (team_size a
-// multiple of 32, at most 1024). The tile's number comes from the ticket counter state(tiles);
-// warp w takes the 32 * VT consecutive elements from w * 32 * VT on, 32 per step, so the output
-// order is warp, step, lane: input order. Warp 0 scans the warp counts, publishes the tile's
-// count, and looks back over the words of the 32 preceding tiles at a time (each lane waits for
-// its tile's word) up to the nearest inclusive prefix.
-template <int VT, class Select, class Emit, class StateView, class TotalView>
-KOKKOS_INLINE_FUNCTION void warp_lookback_compact(std::int64_t n, std::int64_t tiles, int team_size,
-                                                  int t, const Select& select, const Emit& emit,
-                                                  const StateView& state, const TotalView& total) {
-#if defined(__CUDA_ARCH__)
-  __shared__ long long tile_id, tile_prefix;
-  __shared__ int warp_offsets[32];
-  const unsigned full = 0xffffffffu;
-  const int lane = t & 31, warp = t >> 5, warps = team_size >> 5;
-  __syncthreads();  // the shared words are free (a block may run several teams)
-  if (t == 0) tile_id = (long long)atomicAdd((unsigned long long*)&state(tiles), 1ull);
-  __syncthreads();
-  const std::int64_t id = tile_id;
-  const std::int64_t first = id * team_size * VT + std::int64_t(warp) * 32 * VT;
-  const std::int64_t end = n;
-
-  unsigned masks[VT];
-  int count = 0;
-#pragma unroll
-  for (int k = 0; k < VT; ++k) {
-    const std::int64_t i = first + 32 * k + lane;
-    masks[k] = __ballot_sync(full, i < end && select(i));
-    count += __popc(masks[k]);
-  }
-  if (lane == 0) warp_offsets[warp] = count;
-  __syncthreads();
-
-  if (warp == 0) {
-    const int c = lane < warps ? warp_offsets[lane] : 0;
-    int inclusive = c;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const int y = __shfl_up_sync(full, inclusive, d);
-      if (lane >= d) inclusive += y;
-    }
-    if (lane < warps) warp_offsets[lane] = inclusive - c;
-    const std::int64_t kept = __shfl_sync(full, inclusive, 31);
+    const unsigned full = 0xffffffffu;
     if (lane == 0) {
       LookbackWord::publish(
           state(id),
@@ -129,12 +63,76 @@ KOKKOS_INLINE_FUNCTION void warp_lookback_compact(std::int64_t n, std::int64_t t
         LookbackWord::publish(state(id), LookbackWord::inclusive | std::uint64_t(prefix + kept));
       }
       if (id == tiles - 1) total(0) = typename TotalView::non_const_value_type(prefix + kept);
-      tile_prefix = prefix;
     }
+    return prefix;
+#else
+    (void)id, (void)lane, (void)kept;
+    return 0;
+#endif
+  }
+};
+
+// Where an unordered tile's output starts: one atomic on the total claims room for the tile.
+template <class TotalView>
+struct AtomicBase {
+  TotalView total;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t, int lane, std::int64_t kept) const {
+#if defined(__CUDA_ARCH__)
+    using Count = typename TotalView::non_const_value_type;
+    long long base = 0;
+    if (lane == 0 && kept > 0) base = (long long)Kokkos::atomic_fetch_add(&total(0), Count(kept));
+    return __shfl_sync(0xffffffffu, base, 0);
+#else
+    (void)lane, (void)kept;
+    return 0;
+#endif
+  }
+};
+
+// Compaction of tile `id` of team_size * VT elements of [0, n) (team_size a multiple of 32, at
+// most 1024), this thread's rank t. Warp w takes the 32 * VT consecutive elements from
+// w * 32 * VT on, 32 per step, so the tile's output order is warp, step, lane: input order. Each
+// warp ballots its VT steps, warp 0 scans the warp counts and asks `base` (LookbackBase or
+// AtomicBase) where the tile's output starts, then every lane writes its selected elements.
+template <int VT, class Select, class Emit, class Base>
+KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t id, std::int64_t n, int team_size, int t,
+                                              const Select& select, const Emit& emit,
+                                              const Base& base) {
+#if defined(__CUDA_ARCH__)
+  __shared__ long long tile_base;
+  __shared__ int warp_offsets[32];
+  const unsigned full = 0xffffffffu;
+  const int lane = t & 31, warp = t >> 5, warps = team_size >> 5;
+  const std::int64_t first = id * team_size * VT + std::int64_t(warp) * 32 * VT;
+
+  unsigned masks[VT];
+  int count = 0;
+#pragma unroll
+  for (int k = 0; k < VT; ++k) {
+    const std::int64_t i = first + 32 * k + lane;
+    masks[k] = __ballot_sync(full, i < n && select(i));
+    count += __popc(masks[k]);
+  }
+  __syncthreads();  // the shared words are free (a block may run several teams)
+  if (lane == 0) warp_offsets[warp] = count;
+  __syncthreads();
+
+  if (warp == 0) {
+    const int c = lane < warps ? warp_offsets[lane] : 0;
+    int inclusive = c;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const int y = __shfl_up_sync(full, inclusive, d);
+      if (lane >= d) inclusive += y;
+    }
+    if (lane < warps) warp_offsets[lane] = inclusive - c;
+    const long long start = base(id, lane, __shfl_sync(full, inclusive, 31));
+    if (lane == 0) tile_base = start;
   }
   __syncthreads();
 
-  std::int64_t pos = tile_prefix + warp_offsets[warp];
+  std::int64_t pos = tile_base + warp_offsets[warp];
   const unsigned below = (1u << lane) - 1u;
   const std::int64_t capacity = emit.capacity();
 #pragma unroll
@@ -145,8 +143,7 @@ KOKKOS_INLINE_FUNCTION void warp_lookback_compact(std::int64_t n, std::int64_t t
     pos += __popc(masks[k]);
   }
 #else
-  (void)n, (void)tiles, (void)team_size, (void)t, (void)select, (void)emit, (void)state,
-      (void)total;
+  (void)id, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base;
 #endif
 }
 
