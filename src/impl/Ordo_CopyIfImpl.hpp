@@ -153,15 +153,8 @@ struct CompactLookback {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      std::int64_t id = 0;
-      Kokkos::single(
-          Kokkos::PerTeam(member),
-          [&](std::int64_t& t) {
-            t = std::int64_t(Kokkos::atomic_fetch_add(&state(tiles), std::uint64_t(1)));
-          },
-          id);
       CudaSeam::warp_tile_compact<vt>(
-          id, n, member.team_size(), member.team_rank(), select, emit,
+          member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
           CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles});
       return;
     }

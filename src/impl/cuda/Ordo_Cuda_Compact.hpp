@@ -28,9 +28,23 @@ namespace Ordo::Impl::CudaSeam {
 // tile's inclusive prefix, and writes the total when this is the last tile.
 template <class StateView, class TotalView>
 struct LookbackBase {
-  StateView state;
+  StateView state;  // state(t): tile t's word; state(tiles): the ticket counter
   TotalView total;
   std::int64_t tiles;
+
+  // The tile's number: the next ticket (tiles are numbered in the order they start).
+  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(std::int64_t, int t) const {
+#if defined(__CUDA_ARCH__)
+    __shared__ long long id;
+    __syncthreads();  // the shared word is free (a block may run several teams)
+    if (t == 0) id = (long long)atomicAdd((unsigned long long*)&state(tiles), 1ull);
+    __syncthreads();
+    return id;
+#else
+    (void)t;
+    return 0;
+#endif
+  }
 
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t id, int lane,
                                                  std::int64_t kept) const {
@@ -77,6 +91,10 @@ template <class TotalView>
 struct AtomicBase {
   TotalView total;
 
+  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(std::int64_t league_rank, int) const {
+    return league_rank;
+  }
+
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t, int lane, std::int64_t kept) const {
 #if defined(__CUDA_ARCH__)
     using Count = typename TotalView::non_const_value_type;
@@ -90,16 +108,17 @@ struct AtomicBase {
   }
 };
 
-// Compaction of tile `id` of team_size * VT elements of [0, n) (team_size a multiple of 32, at
-// most 1024), this thread's rank t. Warp w takes the 32 * VT consecutive elements from
-// w * 32 * VT on, 32 per step, so the tile's output order is warp, step, lane: input order. Each
-// warp ballots its VT steps, warp 0 scans the warp counts and asks `base` (LookbackBase or
-// AtomicBase) where the tile's output starts, then every lane writes its selected elements.
+// Compaction of one tile of team_size * VT elements of [0, n) (team_size a multiple of 32, at
+// most 1024; base.tile_id says which), this thread's rank t. Warp w takes the 32 * VT consecutive
+// elements from w * 32 * VT on, 32 per step, so the tile's output order is warp, step, lane: input
+// order. Each warp ballots its VT steps, warp 0 scans the warp counts and asks `base` (LookbackBase
+// or AtomicBase) where the tile's output starts, then every lane writes its selected elements.
 template <int VT, class Select, class Emit, class Base>
-KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t id, std::int64_t n, int team_size, int t,
-                                              const Select& select, const Emit& emit,
-                                              const Base& base) {
+KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int64_t n,
+                                              int team_size, int t, const Select& select,
+                                              const Emit& emit, const Base& base) {
 #if defined(__CUDA_ARCH__)
+  const std::int64_t id = base.tile_id(league_rank, t);
   __shared__ long long tile_base;
   __shared__ int warp_offsets[32];
   const unsigned full = 0xffffffffu;
@@ -143,7 +162,7 @@ KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t id, std::int64_t n, i
     pos += __popc(masks[k]);
   }
 #else
-  (void)id, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base;
+  (void)league_rank, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base;
 #endif
 }
 
