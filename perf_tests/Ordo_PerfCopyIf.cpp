@@ -105,9 +105,7 @@ void run_copy_if_point(const Options& o, Report& report, int log2n) {
       time_device(space, o.warmup, o.reps, [&] { Ordo::copy_if(space, in, out, pred); }));
 
   if (wanted(o, "copy")) {
-    Kokkos::View<std::uint32_t*, MemorySpace> src("copy_src", std::size_t(bytes / 8)),
-        dst("copy_dst", std::size_t(bytes / 8));
-    row("copy", time_device(space, o.warmup, o.reps, [&] { Kokkos::deep_copy(space, dst, src); }));
+    row("copy", time_copy(o, bytes));
   }
   if (wanted(o, "Kokkos::Experimental::copy_if")) {
     Kokkos::View<T*, MemorySpace> kout("kokkos_out", n);
@@ -208,9 +206,7 @@ void run_retrieve_all_point(const Options& o, Report& report, int log2n) {
       time_device(space, o.warmup, o.reps, [&] { Ordo::retrieve_all(space, map, keys, values); }));
 
   if (wanted(o, "copy")) {
-    Kokkos::View<std::uint32_t*, MemorySpace> src("copy_src", std::size_t(bytes / 8)),
-        dst("copy_dst", std::size_t(bytes / 8));
-    row("copy", time_device(space, o.warmup, o.reps, [&] { Kokkos::deep_copy(space, dst, src); }));
+    row("copy", time_copy(o, bytes));
   }
   if (wanted(o, "parallel_scan")) {
     Kokkos::View<std::uint32_t*, MemorySpace> skeys("scan_keys", entries),

@@ -238,6 +238,15 @@ inline bool wanted(const Options& o, const std::string& baseline) {
          std::find(o.baselines.begin(), o.baselines.end(), baseline) != o.baselines.end();
 }
 
+// The roof of a primitive that must move `bytes` bytes: a device copy of as many (half read, half
+// written).
+inline Stats time_copy(const Options& o, double bytes) {
+  Kokkos::View<std::uint32_t*, MemorySpace> src("copy_src", std::size_t(bytes / 8)),
+      dst("copy_dst", std::size_t(bytes / 8));
+  const ExecSpace space;
+  return time_device(space, o.warmup, o.reps, [&] { Kokkos::deep_copy(space, dst, src); });
+}
+
 // splitmix64: a fast, good-enough generator for large perf inputs.
 inline std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);

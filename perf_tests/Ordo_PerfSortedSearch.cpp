@@ -103,10 +103,7 @@ void run_point(const Options& o, const std::string& mode, Report& report, int lo
 
   // The roof: a device copy of the same number of bytes (half read, half written).
   if (wanted(o, "copy")) {
-    Kokkos::View<std::uint32_t*, MemorySpace> src("copy_src", std::size_t(bytes / 8)),
-        dst("copy_dst", std::size_t(bytes / 8));
-    baseline("copy",
-             time_device(space, o.warmup, o.reps, [&] { Kokkos::deep_copy(space, dst, src); }));
+    baseline("copy", time_copy(o, bytes));
   }
   // The plain lower-bound search, for the modes that do more.
   if (mode == "complete" || mode == "equality_count") {
