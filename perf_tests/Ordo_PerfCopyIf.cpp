@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -103,6 +104,16 @@ void run_copy_if_point(const Options& o, Report& report, int log2n) {
   }
   row("ordo count returned",
       time_device(space, o.warmup, o.reps, [&] { Ordo::copy_if(space, in, out, pred); }));
+  // Both ways of stable compaction on this backend (the dispatch picks one, CompactTuning).
+  for (auto [impl, path] :
+       {std::pair{"ordo single pass", Ordo::Impl::CompactPath::single_pass},
+        std::pair{"ordo reduce then scan", Ordo::Impl::CompactPath::reduce_then_scan}}) {
+    row(impl, time_device(space, o.warmup, o.reps, [&, path = path] {
+          Ordo::Impl::compact_dispatch(
+              space, n, Ordo::Impl::SelectByPredicate<decltype(in), KeepBelow<T>>{in, pred},
+              Ordo::Impl::EmitElement<decltype(in), decltype(out)>{in, out}, count, path);
+        }));
+  }
 
   if (wanted(o, "copy")) {
     row("copy", time_copy(o, bytes));
