@@ -90,8 +90,9 @@ std::int64_t copy_if(const InView& in, const OutView& out, const Pred& pred) {
 }
 
 /// Unordered compaction: the same elements as copy_if, in any order (the order may differ from
-/// run to run), for when order does not matter; one launch, one atomic per team (on CUDA, per
-/// warp: seed 002's warp-aggregated atomics). Returns the count; errors as copy_if.
+/// run to run), for when order does not matter; one launch, one atomic per tile instead of the
+/// look-back (on CUDA, seed 002's ballots and aggregated atomics). Returns the count; errors as
+/// copy_if.
 /// Synchronization: fences `space`.
 template <class ExecSpace, class InView, class OutView, class Pred,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>

@@ -35,6 +35,11 @@ std::vector<std::size_t> tile_sizes() {
           std::size_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread};
 }
 
+// Every way stable compaction runs (on CUDA, single_pass is the warp seam).
+constexpr Ordo::Impl::CompactPath stable_paths[] = {Ordo::Impl::CompactPath::single_pass,
+                                                    Ordo::Impl::CompactPath::single_pass_portable,
+                                                    Ordo::Impl::CompactPath::reduce_then_scan};
+
 std::size_t tile_size() { return std::max(tile_sizes()[0], tile_sizes()[1]); }
 
 std::vector<std::uint64_t> keys_with_fraction(std::size_t n, double fraction, std::uint64_t seed,
@@ -64,8 +69,7 @@ void check_copy_if(const std::vector<std::uint64_t>& in, Below pred) {
   EXPECT_EQ(std::int64_t(k), Ordo::copy_if(space, din, out, pred));
   EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
 
-  for (CompactPath path : {CompactPath::single_pass, CompactPath::single_pass_portable,
-                           CompactPath::reduce_then_scan}) {
+  for (CompactPath path : stable_paths) {
     SCOPED_TRACE(path == CompactPath::single_pass            ? "single pass"
                  : path == CompactPath::single_pass_portable ? "single pass, portable"
                                                              : "reduce then scan");
@@ -143,8 +147,7 @@ TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
                 std::to_string(expected.size()) + " (nothing was written past out's end)");
   expected.resize(room);
   EXPECT_TRUE(bitwise_equal(expected, head_checked(buffer, room)));
-  for (CompactPath path : {CompactPath::single_pass, CompactPath::single_pass_portable,
-                           CompactPath::reduce_then_scan}) {
+  for (CompactPath path : stable_paths) {
     Kokkos::deep_copy(buffer, poison_value<std::uint64_t>());
     auto count = poisoned<std::int64_t>(1);
     Ordo::Impl::compact_dispatch(

@@ -8,8 +8,9 @@
 //
 // Stable compaction (copy_if, copy_flagged, retrieve_all), two ways:
 //   single pass (device backends):
-//   Ordo::copy_if::tiles    each team takes the next tile (ticket order), flags and scans it in
-//                           scratch, publishes its count, finds its output offset by a decoupled
+//   Ordo::copy_if::tiles    each team takes the next tile (ticket order), counts and scans its
+//                           selections (on CUDA with warp ballots, the seam; elsewhere in team
+//                           scratch), publishes its count, finds its output offset by a decoupled
 //                           look-back over the published counts of the tiles before it, and
 //                           writes its kept elements contiguously
 //   reduce then scan (host backends):
@@ -17,8 +18,10 @@
 //   Ordo::copy_if::scan     exclusive scan of the tile counts; the total goes to count(0)
 //   Ordo::copy_if::scatter  each team scans its tile's selections and writes them in order
 // Unordered compaction (copy_if_unordered, retrieve_all_unordered), one launch:
-//   Ordo::copy_if_unordered::tiles  each team (on CUDA: each warp) claims its output room with one
-//                                   atomic on the total and writes its selections there
+//   Ordo::copy_if_unordered::tiles  each team claims its output room with one atomic on the total
+//                                   and writes its selections there (on CUDA: the seam's tile code,
+//                                   the same as the single pass's, with the atomic for the
+//                                   look-back)
 
 #include <impl/Ordo_LookbackWord.hpp>
 #include <impl/Ordo_Tuning.hpp>
@@ -266,6 +269,22 @@ struct CompactLookback {
   }
 };
 
+// Calls launch(std::true_type{}) where the CUDA seam is built, the space is Cuda and `warp` asks
+// for it, else launch(std::false_type{}) (the portable kernel).
+template <class ExecSpace, class Launch>
+void with_warp_seam(bool warp, const Launch& launch) {
+#if defined(ORDO_CUDA_WARP_COMPACT)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (warp) {
+      launch(std::true_type{});
+      return;
+    }
+  }
+#endif
+  (void)warp;
+  launch(std::false_type{});
+}
+
 template <class ExecSpace, class Select, class Emit, class TotalView>
 void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& select,
                          const Emit& emit, const TotalView& total, bool warp) {
@@ -275,27 +294,14 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto state = workspace<std::uint64_t>(space, tiles + 1);
   Kokkos::deep_copy(space, state, 0);
-  auto launch = [&](auto functor) {
-    Kokkos::parallel_for(
-        "Ordo::copy_if::tiles",
-        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
-            .set_scratch_size(0, Kokkos::PerTeam(decltype(functor)::scratch_bytes())),
-        functor);
-  };
-#if defined(ORDO_CUDA_WARP_COMPACT)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    static_assert(Tuning::lookback_team_size % 32 == 0 && Tuning::lookback_team_size <= 1024,
-                  "the warp seam takes whole warps");
-    if (warp) {
-      launch(CompactLookback<true, ExecSpace, Select, Emit, decltype(state), TotalView>{
-          select, emit, state, total, n, tiles});
-      return;
-    }
-  }
-#endif
-  (void)warp;
-  launch(CompactLookback<false, ExecSpace, Select, Emit, decltype(state), TotalView>{
-      select, emit, state, total, n, tiles});
+  with_warp_seam<ExecSpace>(warp, [&](auto seam) {
+    using Functor =
+        CompactLookback<decltype(seam)::value, ExecSpace, Select, Emit, decltype(state), TotalView>;
+    Kokkos::parallel_for("Ordo::copy_if::tiles",
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
+                         Functor{select, emit, state, total, n, tiles});
+  });
 }
 
 // ---- reduce then scan ------------------------------------------------------------------------
@@ -386,8 +392,8 @@ void compact_dispatch(const ExecSpace& space, std::int64_t n, const Select& sele
 
 // ---- unordered -------------------------------------------------------------------------------
 
-// One team per tile. Warp: the CUDA seam (warp-aggregated atomics); otherwise the portable
-// version: count the tile, claim room with one atomic per team, scan the tile to write.
+// One team per tile. Warp: the CUDA seam (warp ballots, one atomic per tile); otherwise the
+// portable version: count the tile, claim room with one atomic per team, scan the tile to write.
 template <bool Warp, class ExecSpace, class Select, class Emit, class TotalView>
 struct CompactUnordered {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -429,21 +435,12 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   using Tuning = CompactTuning<ExecSpace>;
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
   const Kokkos::TeamPolicy<ExecSpace> policy(space, (n + tile - 1) / tile, Tuning::team_size);
-  const char* label = "Ordo::copy_if_unordered::tiles";
-#if defined(ORDO_CUDA_WARP_COMPACT)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    if (warp) {
-      Kokkos::parallel_for(
-          label, policy,
-          CompactUnordered<true, ExecSpace, Select, Emit, TotalView>{select, emit, total, n, tile});
-      return;
-    }
-  }
-#endif
-  (void)warp;
-  Kokkos::parallel_for(
-      label, policy,
-      CompactUnordered<false, ExecSpace, Select, Emit, TotalView>{select, emit, total, n, tile});
+  with_warp_seam<ExecSpace>(warp, [&](auto seam) {
+    Kokkos::parallel_for(
+        "Ordo::copy_if_unordered::tiles", policy,
+        CompactUnordered<decltype(seam)::value, ExecSpace, Select, Emit, TotalView>{
+            select, emit, total, n, tile});
+  });
 }
 
 }  // namespace Ordo::Impl

@@ -51,7 +51,8 @@ struct BinarySearchTuning {
 // Compaction (copy_if, copy_flagged, copy_if_unordered, retrieve_all). single_pass: stable
 // compaction runs as one launch with a decoupled look-back, lookback_team_size threads per tile of
 // lookback_team_size * lookback_items_per_thread elements (at most 2^16); otherwise as reduce then
-// scan, and the unordered one always, team_size threads per tile of team_size * items_per_thread.
+// scan. Reduce then scan and unordered compaction take team_size threads per tile of
+// team_size * items_per_thread elements.
 template <class ExecSpace>
 struct CompactTuning {
   static constexpr bool single_pass = false;
@@ -69,6 +70,9 @@ struct CompactTuning<Kokkos::Cuda> {
   static constexpr int items_per_thread = 16;
   static constexpr int lookback_team_size = 256;
   static constexpr int lookback_items_per_thread = 16;
+  // The warp seam (Ordo_Cuda_Compact.hpp) takes whole warps, at most 32 of them.
+  static_assert(team_size % 32 == 0 && team_size <= 1024, "whole warps");
+  static_assert(lookback_team_size % 32 == 0 && lookback_team_size <= 1024, "whole warps");
 };
 
 template <std::size_t KeyBytes>
