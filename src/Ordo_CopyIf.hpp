@@ -35,11 +35,7 @@ template <bool Ordered, class ExecSpace, class Select, class Emit>
 std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
                                const Select& select, const Emit& emit) {
   const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
-  if constexpr (Ordered) {
-    compact_dispatch(space, n, select, emit, total);
-  } else {
-    compact_unordered_dispatch(space, n, select, emit, total);
-  }
+  compact<Ordered>(space, n, select, emit, total);
   std::int64_t count = 0;
   Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
                     Kokkos::subview(total, 0));

@@ -112,11 +112,7 @@ void retrieve_to_count(const char* fn, const ExecSpace& space, const Map& map, c
                        const ValueView& values, const CountView& count) {
   check_index_output<ExecSpace>(fn, "count", count, 1, map.capacity());
   const auto emit = map_export<ExecSpace>(fn, map, keys, values, "count", count);
-  if constexpr (Ordered) {
-    compact_dispatch(space, map.capacity(), SelectMapSlot<Map>{map}, emit, count);
-  } else {
-    compact_unordered_dispatch(space, map.capacity(), SelectMapSlot<Map>{map}, emit, count);
-  }
+  compact<Ordered>(space, map.capacity(), SelectMapSlot<Map>{map}, emit, count);
 }
 
 template <class Map>

@@ -443,6 +443,17 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   });
 }
 
+// Ordered: compact_dispatch (stable), else compact_unordered_dispatch.
+template <bool Ordered, class ExecSpace, class Select, class Emit, class TotalView>
+void compact(const ExecSpace& space, std::int64_t n, const Select& select, const Emit& emit,
+             const TotalView& total) {
+  if constexpr (Ordered) {
+    compact_dispatch(space, n, select, emit, total);
+  } else {
+    compact_unordered_dispatch(space, n, select, emit, total);
+  }
+}
+
 }  // namespace Ordo::Impl
 
 #endif
