@@ -269,22 +269,6 @@ struct CompactLookback {
   }
 };
 
-// Calls launch(std::true_type{}) where the CUDA seam is built, the space is Cuda and `warp` asks
-// for it, else launch(std::false_type{}) (the portable kernel).
-template <class ExecSpace, class Launch>
-void with_warp_seam(bool warp, const Launch& launch) {
-#if defined(ORDO_CUDA_WARP_COMPACT)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    if (warp) {
-      launch(std::true_type{});
-      return;
-    }
-  }
-#endif
-  (void)warp;
-  launch(std::false_type{});
-}
-
 template <class ExecSpace, class Select, class Emit, class TotalView>
 void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& select,
                          const Emit& emit, const TotalView& total, bool warp) {

@@ -70,8 +70,7 @@ struct MergeTiles {
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int nt = member.team_size(), t = member.team_rank();
-    const std::int64_t tile_size = std::int64_t(nt) * VT;
+    const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
     // (Not a structured binding: C++17 lambdas cannot capture those.)
     const TileRange range = tile_range<Fused>(member, tile_size, a, b, part, comp);
     const std::int64_t begin = range.begin, a0 = range.a0, a1 = range.a1;
@@ -80,39 +79,13 @@ struct MergeTiles {
     const std::int64_t b0 = begin - a0;
 
     KeyTile tile(member.team_scratch(0), tile_size + 1);
-    tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
-    member.team_barrier();
-
-    // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
-    const int diag = t * VT < count ? t * VT : count;
-    const int mine = count - diag < VT ? count - diag : VT;
-    const int ai = merge_path<int>(tile, 0, na, tile, na, nb, diag, comp);
-    Key keys[VT];
-    int src[VT];
-    tile_serial_merge<VT>(tile, ai, na, na + diag - ai, count, mine, comp, keys, src);
-    member.team_barrier();
-
-    // Back through scratch for coalesced stores.
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) tile(diag + k) = keys[k];
-    }
     IndexTile from;
-    if constexpr (Values::enabled) {
-      from = IndexTile(member.team_scratch(0), tile_size);
-      ORDO_UNROLL
-      for (int k = 0; k < VT; ++k) {
-        if (k < mine) from(diag + k) = src[k];
-      }
-    }
-    member.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
-      out(begin + i) = tile(i);
-      if constexpr (Values::enabled) {
-        const int s = from(i);
-        values.gather(begin + i, s < na, s < na ? a0 + s : b0 + (s - na));
-      }
-    });
+    if constexpr (Values::enabled) from = IndexTile(member.team_scratch(0), tile_size);
+    team_merge_tile<VT>(member, a, a0, na, b, b0, nb, tile, from, comp,
+                        [&](int i, const Key& key, bool from_a, std::int64_t src) {
+                          out(begin + i) = key;
+                          values.gather(begin + i, from_a, src);
+                        });
   }
 };
 

@@ -113,6 +113,50 @@ KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int 
   }
 }
 
+// The team merges one tile: outputs [0, na + nb) from A = a[a0, a0 + na) and
+// B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); `from` (nb + na slots, or an empty
+// View when no values move) records each output's tile source. store(i, key, from_a, index) is
+// called once per output i with the key and, for values, where it came from (index into a or b);
+// consecutive threads take consecutive i.
+template <int VT, class Member, class AView, class BView, class TileView, class FromView,
+          class Comp, class Store>
+KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
+                                            int na, const BView& b, std::int64_t b0, int nb,
+                                            const TileView& tile, const FromView& from,
+                                            const Comp& comp, const Store& store) {
+  using Key = typename TileView::non_const_value_type;
+  const int t = member.team_rank(), count = na + nb;
+  tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
+  member.team_barrier();
+
+  // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
+  const int diag = t * VT < count ? t * VT : count;
+  const int mine = count - diag < VT ? count - diag : VT;
+  const int ai = merge_path<int>(tile, 0, na, tile, na, nb, diag, comp);
+  Key keys[VT];
+  int src[VT];
+  tile_serial_merge<VT>(tile, ai, na, na + diag - ai, count, mine, comp, keys, src);
+  member.team_barrier();
+
+  // Back through scratch for coalesced stores.
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    if (k < mine) tile(diag + k) = keys[k];
+  }
+  const bool with_from = from.extent(0) > 0;
+  if (with_from) {
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      if (k < mine) from(diag + k) = src[k];
+    }
+  }
+  member.team_barrier();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
+    const int s = with_from ? from(i) : 0;
+    store(i, tile(i), s < na, s < na ? a0 + s : b0 + (s - na));
+  });
+}
+
 }  // namespace Ordo::Impl
 
 #endif

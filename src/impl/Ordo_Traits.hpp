@@ -1,7 +1,11 @@
 #ifndef ORDO_IMPL_TRAITS_HPP
 #define ORDO_IMPL_TRAITS_HPP
 
+#include <Ordo_Config.hpp>
+
 #include <Kokkos_Core.hpp>
+
+#include <type_traits>
 
 namespace Ordo::Impl {
 
@@ -9,6 +13,22 @@ namespace Ordo::Impl {
 template <class ExecSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
+// Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).
+template <class ExecSpace, class Launch>
+void with_warp_seam(bool warp, const Launch& launch) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (warp) {
+      launch(std::true_type{});
+      return;
+    }
+  }
+#endif
+  (void)warp;
+  launch(std::false_type{});
+}
 
 }  // namespace Ordo::Impl
 

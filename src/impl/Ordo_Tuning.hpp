@@ -62,7 +62,37 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
+// Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key of
+// KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per block:
+// slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are merged by
+// merge passes (MergeTuning's tiles). team_lanes / team_regs shape the portable team-level sorts
+// (sort_team and friends); seam_team_regs is the most registers per lane the CUDA seam of the
+// team-level sorts holds (larger segments take the portable network). Host backends sort one
+// chunk per thread with the standard library, no smaller than host_grain, then merge.
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
+struct SortTuning {
+  static constexpr int slabs = 1;
+  static constexpr int lanes = 1;
+  static constexpr int regs = 16;
+  static constexpr int team_lanes = 1;
+  static constexpr int team_regs = 4;
+  static constexpr int seam_team_regs = 16;
+  static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
+};
+
 #if defined(KOKKOS_ENABLE_CUDA)
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
+  static constexpr int slabs = 8;
+  static constexpr int lanes = 32;
+  // Registers per lane: the block's records in scratch stay under 48 KiB.
+  static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
+  static constexpr int team_lanes = 32;
+  static constexpr int team_regs = 4;
+  static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
+  static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
+};
+
 template <>
 struct CompactTuning<Kokkos::Cuda> {
   static constexpr bool single_pass = true;

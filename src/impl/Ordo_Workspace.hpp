@@ -35,7 +35,15 @@ struct WorkspaceRegistry {
 };
 
 // The independent buffers one call may hold at once.
-enum class WorkspaceSlot : int { partition = 0, counts = 1 };
+enum class WorkspaceSlot : int {
+  partition = 0,
+  counts = 1,
+  sort_keys0 = 2,
+  sort_keys1 = 3,
+  sort_values0 = 4,
+  sort_values1 = 5,
+  sort_permutation = 6
+};
 
 // At least `count` elements of T in the workspace slot of `space`, valid until the next call on
 // the same instance that asks that slot for more.

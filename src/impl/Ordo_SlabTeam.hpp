@@ -1,0 +1,156 @@
+#ifndef ORDO_IMPL_SLABTEAM_HPP
+#define ORDO_IMPL_SLABTEAM_HPP
+
+// Team level of sort (seed 003): the network of Ordo_Slab.hpp over a block of positions held in
+// memory the team shares, portable to every backend. Lane work (each lane's column of R
+// positions: the per-lane sorting network, and the in-lane end of every merge) runs over
+// TeamThreadRange (slabs) x ThreadVectorRange (lanes); the slab flip and half merges and the
+// multi-slab merges run as compare-exchange stages over the block's pairs, exchanging through
+// the shared memory, one team barrier per stage. The CUDA seam (cuda/Ordo_Cuda_Slab.hpp) runs the
+// same stages from registers.
+//
+// Block memory is reached through a tile accessor: get(e, key, value) / set(e, key, value) at
+// block position e.
+//   ScratchTile  padded team scratch (the device kernels' tiles)
+//   ViewTile     the caller's Views (team-level sorts), encoding keys on the way in
+
+#include <impl/Ordo_Slab.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+template <class K, class V>
+struct ScratchTile {
+  K* keys;
+  V* values;  // unused for NoValue
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION static ScratchTile allocate(const Member& member, std::int64_t block) {
+    ScratchTile t;
+    t.keys = static_cast<K*>(member.team_scratch(0).get_shmem(sizeof(K) * padded_size(block)));
+    t.values = nullptr;
+    if constexpr (!std::is_same_v<V, NoValue>) {
+      t.values = static_cast<V*>(member.team_scratch(0).get_shmem(sizeof(V) * padded_size(block)));
+    }
+    return t;
+  }
+  static std::size_t bytes(std::int64_t block) {
+    // get_shmem aligns each piece; leave room for it.
+    return (sizeof(K) + (std::is_same_v<V, NoValue> ? 0 : sizeof(V))) * padded_size(block) + 64;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
+    k = keys[padded(e)];
+    if constexpr (!std::is_same_v<V, NoValue>) v = values[padded(e)];
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
+    keys[padded(e)] = k;
+    if constexpr (!std::is_same_v<V, NoValue>) values[padded(e)] = v;
+  }
+};
+
+// The caller's keys (and values) in place, n of them; positions at and after n are padding (the
+// encoded padding word where Codec has one).
+template <class Codec, class KeyView, class ValueView>
+struct ViewTile {
+  using K = typename Codec::Bits;
+  using V = typename ValueView::non_const_value_type;
+  KeyView keys;
+  ValueView values;
+  std::int64_t n;
+
+  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
+    if (e < n) {
+      k = Codec::encode(keys(e));
+      if constexpr (!std::is_same_v<V, NoValue>) v = values(e);
+    } else if constexpr (Codec::encoded) {
+      k = Codec::padding;
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
+    if (e < n) {
+      keys(e) = Codec::decode(k);
+      if constexpr (!std::is_same_v<V, NoValue>) values(e) = v;
+    }
+  }
+};
+
+// A View-shaped stand-in for "no values".
+struct NoValueView {
+  using non_const_value_type = NoValue;
+  KOKKOS_INLINE_FUNCTION NoValue operator()(std::int64_t) const { return {}; }
+  KOKKOS_INLINE_FUNCTION std::size_t extent(int) const { return 0; }
+};
+
+// Sorts block positions [0, block) of `tile`, of which [0, count) hold elements (block: a power
+// of two, at least R). WholeTeam: every thread of the team calls it, slabs spread over the team's
+// threads, and it ends with a team barrier; otherwise one thread's vector lanes run it (sort_thread),
+// with the vector-lane synchronization that ends every ThreadVectorRange loop.
+template <int W, int R, bool WholeTeam, class K, class V, class Member, class Tile, class Order>
+KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& tile,
+                                            std::int64_t block, std::int64_t count,
+                                            const Order& order) {
+  const std::int64_t columns = block / R;
+  // Lane work: every lane loads its column, runs `network` on it, stores it back.
+  auto lanes = [&](const auto& network) {
+    auto column = [&](std::int64_t c) {
+      if (c >= columns) return;
+      K k[R];
+      V v[R];
+      for (int r = 0; r < R; ++r) tile.get(c * R + r, k[r], v[r]);
+      network(k, v, c * R);
+      for (int r = 0; r < R; ++r) {
+        if (c * R + r < count) tile.set(c * R + r, k[r], v[r]);
+      }
+    };
+    if constexpr (WholeTeam) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (columns + W - 1) / W),
+                           [&](std::int64_t s) {
+                             Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, W),
+                                                  [&](int l) { column(s * W + l); });
+                           });
+      member.team_barrier();
+    } else {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, columns), column);
+    }
+  };
+  // One compare-exchange stage over the block's pairs.
+  auto stage = [&](const auto& pair_of) {
+    auto pair = [&](std::int64_t p) {
+      std::int64_t i, j;
+      pair_of(p, i, j);
+      if (j >= count) return;
+      K ki, kj;
+      V vi, vj;
+      tile.get(i, ki, vi);
+      tile.get(j, kj, vj);
+      if (order(kj, vj, ki, vi)) {
+        tile.set(i, kj, vj);
+        tile.set(j, ki, vi);
+      }
+    };
+    if constexpr (WholeTeam) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(member, block / 2), pair);
+      member.team_barrier();
+    } else {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, block / 2), pair);
+    }
+  };
+  lanes([&](K(&k)[R], V(&v)[R], std::int64_t first) { lane_sort<R>(k, v, order, first, count); });
+  for (std::int64_t size = 2 * R; size <= block; size *= 2) {
+    stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { flip_pair(p, size, i, j); });
+    for (std::int64_t d = size / 4; d >= R; d /= 2) {
+      stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { half_pair(p, d, i, j); });
+    }
+    lanes([&](K(&k)[R], V(&v)[R], std::int64_t first) {
+      lane_half<R, R / 2>(k, v, order, first, count);
+    });
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif

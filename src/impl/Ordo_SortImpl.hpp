@@ -1,0 +1,518 @@
+#ifndef ORDO_IMPL_SORTIMPL_HPP
+#define ORDO_IMPL_SORTIMPL_HPP
+
+// Device level of sort (seed 003 and its hybrid with merge path):
+//   Ordo::sort::blocks         one team per block of SortTuning's slabs: load (transposed for
+//                              full blocks), the slab network (CUDA seam from registers, or the
+//                              portable team network in scratch), store in order
+//   Ordo::sort::merge::*       merge passes, each doubling the sorted run length, with the
+//                              merge-path tiles of merge (partition + tiles, or fused for few
+//                              tiles); the last pass writes the caller's Views
+//   Ordo::sort::host::*        host backends: the standard library sorts one chunk per thread,
+//                              then merge-path merges of chunk pairs use every thread
+// Records flow from a source (the caller's keys, encoded, with their values, input positions or
+// nothing) through workspace buffers to a sink (the caller's Views, decoded).
+
+#include <impl/Ordo_MergePath.hpp>
+#include <impl/Ordo_Slab.hpp>
+#include <impl/Ordo_SlabTeam.hpp>
+#include <impl/Ordo_SortKeys.hpp>
+#include <impl/Ordo_TileMerge.hpp>
+#include <impl/Ordo_Traits.hpp>
+#include <impl/Ordo_Tuning.hpp>
+#include <impl/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Slab.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// ---- record ends -----------------------------------------------------------------------------
+
+// Keys: the caller's View through the codec, a workspace buffer of encoded keys, or discarded
+// (sort_permutation leaves the caller's keys as they are).
+template <class Codec, class View>
+struct CodecKeys {
+  View view;
+  KOKKOS_INLINE_FUNCTION typename Codec::Bits load(std::int64_t i) const {
+    return Codec::encode(view(i));
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t i, const typename Codec::Bits& k) const {
+    view(i) = Codec::decode(k);
+  }
+};
+
+template <class View>
+struct PlainEnd {
+  View view;
+  KOKKOS_INLINE_FUNCTION typename View::non_const_value_type load(std::int64_t i) const {
+    return view(i);
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t i, const T& x) const {
+    view(i) = x;
+  }
+};
+
+struct NoEnd {
+  KOKKOS_INLINE_FUNCTION NoValue load(std::int64_t) const { return {}; }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t, const T&) const {}
+};
+
+// Values that are the input positions (stable sorts, sort_permutation); stored to an index View.
+template <class View>
+struct PositionValues {
+  View view;
+  KOKKOS_INLINE_FUNCTION std::uint32_t load(std::int64_t i) const { return std::uint32_t(i); }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t i, std::uint32_t p) const {
+    view(i) = typename View::non_const_value_type(p);
+  }
+};
+
+template <class Keys, class Values>
+struct Ends {
+  Keys keys;
+  Values values;
+};
+
+// The padding value of a register slot: the largest value of integral types (stable sorts order
+// by position after the key, so padding sorts after every element), anything otherwise.
+template <class V>
+KOKKOS_INLINE_FUNCTION V padding_value() {
+  if constexpr (std::is_integral_v<V>) {
+    return std::numeric_limits<V>::max();
+  } else {
+    return V{};
+  }
+}
+
+// ---- block kernels ---------------------------------------------------------------------------
+
+template <class ExecSpace, class K, class V>
+struct SortTypes {
+  using Tuning = SortTuning<ExecSpace, sizeof(K), std::is_same_v<V, NoValue> ? 0 : sizeof(V)>;
+  static constexpr std::int64_t block = std::int64_t(Tuning::slabs) * Tuning::lanes * Tuning::regs;
+};
+
+// Portable: the team network of Ordo_SlabTeam.hpp in padded scratch.
+template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+struct SortBlocks {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  static constexpr std::int64_t block = SortTypes<ExecSpace, K, V>::block;
+  Source source;
+  Sink sink;
+  Order order;
+  std::int64_t n;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t base = member.league_rank() * block;
+    const std::int64_t count = n - base < block ? n - base : block;
+    const auto tile = ScratchTile<K, V>::allocate(member, block);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, block), [&](std::int64_t e) {
+      const std::int64_t g = load_offset<Tuning::lanes, Tuning::regs>(e, count == block);
+      if (g < count) tile.set(e, source.keys.load(base + g), source.values.load(base + g));
+    });
+    member.team_barrier();
+    team_block_sort<Tuning::lanes, Tuning::regs, true, K, V>(member, tile, block, count, order);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, count), [&](std::int64_t e) {
+      K k;
+      V v;
+      tile.get(e, k, v);
+      sink.keys.store(base + e, k);
+      sink.values.store(base + e, v);
+    });
+  }
+};
+
+#if defined(ORDO_CUDA_SLAB)
+// CUDA seam: each warp loads its slab into registers, block_sort, coalesced store from scratch.
+template <class K, class V, class Source, class Sink, class Order>
+struct SortBlocksSeam {
+  using Member = Kokkos::TeamPolicy<Kokkos::Cuda>::member_type;
+  using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
+  static constexpr int R = Tuning::regs;
+  static constexpr std::int64_t block = SortTypes<Kokkos::Cuda, K, V>::block;
+  Source source;
+  Sink sink;
+  Order order;
+  std::int64_t n;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+#if defined(__CUDA_ARCH__)
+    const std::int64_t base = member.league_rank() * block;
+    const std::int64_t count = n - base < block ? n - base : block;
+    const bool full = count == block;
+    const auto tile = ScratchTile<K, V>::allocate(member, block);
+    const int thread = member.team_rank();
+    const std::int64_t first = std::int64_t(thread / 32) * (32 * R) + (thread % 32) * R;
+    K k[R];
+    V v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const std::int64_t g = load_offset<32, R>(first + r, full);
+      if (g < count) {
+        k[r] = source.keys.load(base + g);
+        v[r] = source.values.load(base + g);
+      } else {
+        k[r] = ~K(0);
+        v[r] = padding_value<V>();
+      }
+    }
+    CudaSeam::block_sort(k, v, tile, Tuning::slabs, order);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](std::int64_t e) {
+      K key;
+      V value;
+      tile.get(e, key, value);
+      sink.keys.store(base + e, key);
+      sink.values.store(base + e, value);
+    });
+#else
+    (void)member;
+#endif
+  }
+};
+#endif
+
+template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                 const Order& order, bool seam) {
+  using Types = SortTypes<ExecSpace, K, V>;
+  using Tuning = typename Types::Tuning;
+  const std::int64_t blocks = (n + Types::block - 1) / Types::block;
+  const std::size_t bytes = ScratchTile<K, V>::bytes(Types::block);
+  with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
+    if constexpr (decltype(use_seam)::value && std::is_unsigned_v<K>) {
+#if defined(ORDO_CUDA_SLAB)
+      Kokkos::parallel_for(
+          "Ordo::sort::blocks",
+          Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs * 32)
+              .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+          SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n});
+#endif
+    } else {
+      Kokkos::parallel_for(
+          "Ordo::sort::blocks",
+          Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs, Tuning::lanes)
+              .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+          SortBlocks<ExecSpace, K, V, Source, Sink, Order>{source, sink, order, n});
+    }
+  });
+}
+
+// ---- merge passes ----------------------------------------------------------------------------
+
+// View-like access to a[offset, ...).
+template <class View>
+struct Shifted {
+  View view;
+  std::int64_t offset;
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(std::int64_t i) const { return view(offset + i); }
+};
+
+// The runs a merge pass pairs: the pair holding output position `pos` is A = [a0, a0 + na),
+// B = [a0 + run, a0 + run + nb).
+struct RunPair {
+  std::int64_t a0, na, nb;
+  KOKKOS_INLINE_FUNCTION RunPair(std::int64_t pos, std::int64_t run, std::int64_t n) {
+    a0 = pos / (2 * run) * (2 * run);
+    na = n - a0 < run ? n - a0 : run;
+    const std::int64_t b0 = a0 + run;
+    nb = b0 >= n ? 0 : (n - b0 < run ? n - b0 : run);
+  }
+};
+
+// Co-rank of every tile start within its run pair.
+template <class KeyView, class PartView, class Less>
+struct SortMergePartition {
+  KeyView keys;
+  PartView part;
+  std::int64_t n, run, tile;
+  Less less;
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
+    const std::int64_t pos = t * tile < n ? t * tile : n;
+    const RunPair p(pos < n ? pos : n - 1, run, n);
+    part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + run, p.nb, pos - p.a0, less);
+  }
+};
+
+template <int VT, bool Fused, class ExecSpace, class K, class V, class KeyView, class ValueView,
+          class Sink, class PartView, class Less>
+struct SortMergeTiles {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using KeyTile = Kokkos::View<K*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr bool with_values = !std::is_same_v<V, NoValue>;
+
+  KeyView keys;
+  ValueView values;
+  Sink sink;
+  PartView part;
+  std::int64_t n, run;
+  Less less;
+
+  static std::size_t scratch_bytes(int team_size) {
+    const std::size_t tile = std::size_t(team_size) * VT;
+    return KeyTile::shmem_size(tile + 1) + (with_values ? IndexTile::shmem_size(tile) : 0);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
+    const std::int64_t begin = member.league_rank() * tile_size;
+    const int count = int(n - begin < tile_size ? n - begin : tile_size);
+    const RunPair p(begin, run, n);
+    const std::int64_t diag = begin - p.a0;
+    std::int64_t a_lo, a_hi;
+    if constexpr (Fused) {
+      const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
+      a_lo = team_merge_path(member, a, p.na, b, p.nb, diag, less);
+      a_hi = team_merge_path(member, a, p.na, b, p.nb, diag + count, less);
+    } else {
+      a_lo = part(member.league_rank());
+      a_hi = diag + count == p.na + p.nb ? p.na : part(member.league_rank() + 1);
+    }
+    const int na = int(a_hi - a_lo), nb = count - na;
+    KeyTile tile(member.team_scratch(0), tile_size + 1);
+    IndexTile from;
+    if constexpr (with_values) from = IndexTile(member.team_scratch(0), tile_size);
+    team_merge_tile<VT>(member, keys, p.a0 + a_lo, na, keys, p.a0 + run + (diag - a_lo), nb, tile,
+                        from, less, [&](int i, const K& key, bool, std::int64_t src) {
+                          sink.keys.store(begin + i, key);
+                          if constexpr (with_values) sink.values.store(begin + i, values(src));
+                        });
+  }
+};
+
+template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
+          class Less>
+void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
+                     const ValueView& values, const Sink& sink, const Less& less) {
+  using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
+  constexpr int vt = Tuning::vt;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  using Part = PartitionView<ExecSpace>;
+  auto launch = [&](auto fused, const Part& part, const char* label) {
+    using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
+                                 Sink, Part, Less>;
+    Kokkos::parallel_for(label,
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
+                         Tiles{keys, values, sink, part, n, run, less});
+  };
+  if (tiles <= Tuning::fused_max_tiles) {
+    launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
+  } else {
+    const Part part = workspace<std::int64_t>(space, tiles + 1);
+    Kokkos::parallel_for(
+        "Ordo::sort::merge::partition",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
+        SortMergePartition<KeyView, Part, Less>{keys, part, n, run, tile, less});
+    launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
+  }
+}
+
+// ---- device level ----------------------------------------------------------------------------
+
+template <class ExecSpace, class T>
+using SortBuffer = WorkspaceView<T, ExecSpace>;
+
+template <class V>
+using StoredValue = std::conditional_t<std::is_same_v<V, NoValue>, char, V>;
+
+// Sorts n records from `source` into `sink` under `order` (on keys K, values V).
+template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                 const Order& order, bool seam) {
+  constexpr std::int64_t block = SortTypes<ExecSpace, K, V>::block;
+  std::int64_t passes = 0;
+  for (std::int64_t run = block; run < n; run *= 2) ++passes;
+  if (passes == 0) {
+    sort_blocks<ExecSpace, K, V>(space, n, source, sink, order, seam);
+    return;
+  }
+  constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  using KeyBuf = SortBuffer<ExecSpace, K>;
+  using ValueBuf = SortBuffer<ExecSpace, StoredValue<V>>;
+  using ValueEnd = std::conditional_t<with_values, PlainEnd<ValueBuf>, NoEnd>;
+  using BufferEnds = Ends<PlainEnd<KeyBuf>, ValueEnd>;
+  const std::int64_t vn = with_values ? n : 0;
+  const KeyBuf k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
+  const KeyBuf k1 = passes > 1 ? workspace<K>(space, n, WorkspaceSlot::sort_keys1) : KeyBuf();
+  const ValueBuf v0 = workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values0);
+  const ValueBuf v1 = passes > 1 ? workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values1)
+                                 : ValueBuf();
+  auto buffer_ends = [&](const KeyBuf& k, const ValueBuf& v) {
+    return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{v}};
+  };
+  sort_blocks<ExecSpace, K, V>(space, n, source, buffer_ends(k0, v0), order, seam);
+  const auto less = order.less;
+  std::int64_t run = block;
+  for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
+    const KeyBuf& in_k = pass % 2 ? k0 : k1;
+    const ValueBuf& in_v = pass % 2 ? v0 : v1;
+    if (pass == passes) {
+      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, less);
+    } else {
+      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
+                                       buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0), less);
+    }
+  }
+}
+
+// ---- host backends ---------------------------------------------------------------------------
+
+template <class K, class V>
+struct HostRecord {
+  K key;
+  V value;
+};
+
+template <class K, class V>
+using HostRecordOf = std::conditional_t<std::is_same_v<V, NoValue>, K, HostRecord<K, V>>;
+
+template <class Less>
+struct HostRecordLess {
+  Less less;
+  template <class K>
+  bool operator()(const K& a, const K& b) const {
+    if constexpr (std::is_class_v<K> && !std::is_invocable_v<Less, K, K>) {
+      return less(a.key, b.key);
+    } else {
+      return less(a, b);
+    }
+  }
+};
+
+template <class ExecSpace, class K, class V, class Source, class Sink, class Less>
+void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+               const Less& key_less, bool stable) {
+  using Rec = HostRecordOf<K, V>;
+  using Buf = SortBuffer<ExecSpace, Rec>;
+  using Tuning = SortTuning<ExecSpace, sizeof(K), std::is_same_v<V, NoValue> ? 0 : sizeof(V)>;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const HostRecordLess<Less> less{key_less};
+  Buf a = workspace<Rec>(space, n, WorkspaceSlot::sort_keys0);
+  Buf b = workspace<Rec>(space, n, WorkspaceSlot::sort_keys1);
+  Kokkos::parallel_for("Ordo::sort::host::load", Range(space, 0, n), [=](std::int64_t i) {
+    if constexpr (std::is_same_v<V, NoValue>) {
+      a(i) = source.keys.load(i);
+    } else {
+      a(i) = Rec{source.keys.load(i), source.values.load(i)};
+    }
+  });
+  const std::int64_t threads = space.concurrency();
+  std::int64_t chunks = 1;
+  while (chunks < threads && n / (2 * chunks) >= Tuning::host_grain) chunks *= 2;
+  const std::int64_t width = (n + chunks - 1) / chunks;
+  Kokkos::parallel_for("Ordo::sort::host::chunks", Range(space, 0, chunks), [=](std::int64_t c) {
+    Rec* lo = a.data() + std::min(n, c * width);
+    Rec* hi = a.data() + std::min(n, (c + 1) * width);
+    if (stable) {
+      std::stable_sort(lo, hi, less);
+    } else {
+      std::sort(lo, hi, less);
+    }
+  });
+  for (std::int64_t run = width; run < n; run *= 2) {
+    const std::int64_t pairs = (n + 2 * run - 1) / (2 * run);
+    const std::int64_t pieces = std::max<std::int64_t>(1, threads / pairs);
+    Kokkos::parallel_for(
+        "Ordo::sort::host::merge", Range(space, 0, pairs * pieces), [=](std::int64_t w) {
+          const std::int64_t p = w / pieces, q = w % pieces, a0 = p * 2 * run;
+          const std::int64_t b0 = std::min(n, a0 + run), end = std::min(n, a0 + 2 * run);
+          const auto sa = Kokkos::subview(a, Kokkos::make_pair(a0, b0));
+          const auto sb = Kokkos::subview(a, Kokkos::make_pair(b0, end));
+          const auto out = Kokkos::subview(b, Kokkos::make_pair(a0, end));
+          merge_chunk(sa, sb, out, q, pieces, less, NoEmit{});
+        });
+    std::swap(a, b);
+  }
+  Kokkos::parallel_for("Ordo::sort::host::store", Range(space, 0, n), [=](std::int64_t i) {
+    if constexpr (std::is_same_v<V, NoValue>) {
+      sink.keys.store(i, a(i));
+    } else {
+      sink.keys.store(i, a(i).key);
+      sink.values.store(i, a(i).value);
+    }
+  });
+}
+
+// ---- dispatch --------------------------------------------------------------------------------
+
+// Internal path choice (tests run both slab paths on CUDA).
+enum class SortPath { automatic, portable };
+
+// Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
+// keep input order (device backends: V must then be the input position).
+template <class Codec, bool Stable, class V, class ExecSpace, class Source, class Sink>
+void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                  SortPath path = SortPath::automatic) {
+  using K = typename Codec::Bits;
+  using Less = typename Codec::Less;
+  if (n == 0) return;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    host_sort<ExecSpace, K, V>(space, n, source, sink, Less{}, Stable);
+  } else {
+    const RecordOrder<Less, Stable> order{Less{}};
+    device_sort<ExecSpace, K, V>(space, n, source, sink, order,
+                                 Codec::encoded && path == SortPath::automatic);
+  }
+}
+
+// ---- apply_permutation ------------------------------------------------------------------------
+
+// The Views apply_permutation gathers, each with a workspace-free copy of its old contents.
+template <class... Views>
+struct PermutedViews {
+  KOKKOS_INLINE_FUNCTION void save(std::int64_t) const {}
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t, std::int64_t) const {}
+};
+
+template <class View, class... Rest>
+struct PermutedViews<View, Rest...> {
+  using Copy = Kokkos::View<typename View::non_const_value_type*, typename View::memory_space>;
+  View view;
+  Copy copy;
+  PermutedViews<Rest...> rest;
+
+  PermutedViews() = default;
+  PermutedViews(const View& v, const Rest&... r)
+      : view(v),
+        copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::apply_permutation::copy"),
+             v.extent(0)),
+        rest(r...) {}
+  KOKKOS_INLINE_FUNCTION void save(std::int64_t i) const {
+    copy(i) = view(i);
+    rest.save(i);
+  }
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t i, std::int64_t j) const {
+    view(i) = copy(j);
+    rest.gather(i, j);
+  }
+};
+
+template <class ExecSpace, class PermView, class... Views>
+void apply_permutation_impl(const ExecSpace& space, const PermView& perm, const Views&... views) {
+  const std::int64_t n = perm.extent(0);
+  if (n == 0) return;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const PermutedViews<Views...> pack(views...);
+  Kokkos::parallel_for(
+      "Ordo::apply_permutation::save", Range(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i) { pack.save(i); });
+  Kokkos::parallel_for(
+      "Ordo::apply_permutation::gather", Range(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i) { pack.gather(i, std::int64_t(perm(i))); });
+}
+
+}  // namespace Ordo::Impl
+
+#endif

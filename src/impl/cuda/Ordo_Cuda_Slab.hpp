@@ -1,0 +1,195 @@
+#ifndef ORDO_IMPL_CUDA_SLAB_HPP
+#define ORDO_IMPL_CUDA_SLAB_HPP
+
+// CUDA seam of sort (seed 003, HotSort), the same network as Ordo_Slab.hpp with a warp's 32
+// lanes as the slab's lanes and its registers as registers:
+//   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
+//   slab_sort               per-lane sorting network, then flip and half merges up to the slab
+//   block_sort              a team of S warps: slab_sort, then for every multi-slab level the
+//                           slabs go to the exchange buffer, each thread merges columns of the
+//                           level's slabs there (multi-slab flip and half merge), and each warp
+//                           reloads its slab and finishes with a slab half merge
+// Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
+// networks run without guards. Called by every thread of a Kokkos CUDA team whose threads form
+// whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
+
+#include <Ordo_Config.hpp>
+#include <impl/Ordo_Slab.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+#define ORDO_CUDA_SLAB 1
+
+namespace Ordo::Impl::CudaSeam {
+
+#if defined(__CUDA_ARCH__)
+template <class T>
+__device__ __forceinline__ T shfl_xor(const T& x, int mask) {
+  if constexpr (std::is_same_v<T, NoValue>) {
+    return x;
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned u;
+    memcpy(&u, &x, 4);
+    u = __shfl_xor_sync(0xffffffffu, u, mask);
+    T y;
+    memcpy(&y, &u, 4);
+    return y;
+  } else if constexpr (sizeof(T) == 8) {
+    unsigned long long u;
+    memcpy(&u, &x, 8);
+    u = __shfl_xor_sync(0xffffffffu, u, mask);
+    T y;
+    memcpy(&y, &u, 8);
+    return y;
+  } else {
+    constexpr int words = (sizeof(T) + 3) / 4;
+    unsigned u[words] = {};
+    memcpy(u, &x, sizeof(T));
+#pragma unroll
+    for (int w = 0; w < words; ++w) u[w] = __shfl_xor_sync(0xffffffffu, u[w], mask);
+    T y;
+    memcpy(&y, u, sizeof(T));
+    return y;
+  }
+}
+
+// The lane keeps the partner's record when the pair exchanges: the pair is (lower lane's
+// position, upper lane's position) and exchanges when the upper record orders first.
+template <class K, class V, class Order>
+__device__ __forceinline__ void keep(K& k, V& v, const K& a, const V& va, bool lower,
+                                     const Order& order) {
+  const bool take = lower ? order(a, va, k, v) : order(k, v, a, va);
+  k = take ? a : k;
+  if constexpr (!std::is_same_v<V, NoValue>) v = take ? va : v;
+}
+
+// Slab flip merge: lane l's register r pairs with lane l ^ mask's register R - 1 - r.
+template <int R, class K, class V, class Order>
+__device__ __forceinline__ void slab_flip(K (&k)[R], V (&v)[R], int lane, int mask,
+                                          const Order& order) {
+  const bool lower = (lane & ((mask + 1) >> 1)) == 0;
+#pragma unroll
+  for (int r = 0; r < R / 2; ++r) {
+    const K a = shfl_xor(k[R - 1 - r], mask), b = shfl_xor(k[r], mask);
+    const V va = shfl_xor(v[R - 1 - r], mask), vb = shfl_xor(v[r], mask);
+    keep(k[r], v[r], a, va, lower, order);
+    keep(k[R - 1 - r], v[R - 1 - r], b, vb, lower, order);
+  }
+}
+
+// Slab half merge step: lane l's register r pairs with lane l ^ mask's register r.
+template <int R, class K, class V, class Order>
+__device__ __forceinline__ void slab_half(K (&k)[R], V (&v)[R], int lane, int mask,
+                                          const Order& order) {
+  const bool lower = (lane & mask) == 0;
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const K a = shfl_xor(k[r], mask);
+    const V va = shfl_xor(v[r], mask);
+    keep(k[r], v[r], a, va, lower, order);
+  }
+}
+
+// Half merges from lane distance `mask` down, then inside the lanes.
+template <int R, class K, class V, class Order>
+__device__ __forceinline__ void slab_half_merge(K (&k)[R], V (&v)[R], int lane, int mask,
+                                                const Order& order) {
+  for (; mask >= 1; mask >>= 1) slab_half(k, v, lane, mask, order);
+  lane_half<R, R / 2>(k, v, order, 0, NoBound{});
+}
+
+template <int R, class K, class V, class Order>
+__device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const Order& order) {
+  static_assert(R >= 2 && (R & (R - 1)) == 0, "a power-of-two slab height of at least 2");
+  lane_sort<R>(k, v, order, 0, NoBound{});
+  for (int span = 2; span <= 32; span *= 2) {
+    slab_flip(k, v, lane, span - 1, order);
+    slab_half_merge(k, v, lane, span / 4, order);
+  }
+}
+
+// Exchange of a block through memory the whole team reads: get(e) / set(e, k, v) at block
+// position e (the accessor maps it to padded scratch, or to the user's View).
+template <int R, class K, class V, class Exchange>
+__device__ __forceinline__ void slab_store(const Exchange& x, const K (&k)[R], const V (&v)[R],
+                                           std::int64_t first) {
+#pragma unroll
+  for (int r = 0; r < R; ++r) x.set(first + r, k[r], v[r]);
+}
+
+template <int R, class K, class V, class Exchange>
+__device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R],
+                                          std::int64_t first) {
+#pragma unroll
+  for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
+}
+
+// The multi-slab flip and half merges of one level of `group` slabs (of `slab` positions each),
+// run in the exchange buffer: column q of a group holds, from each slab t of the group, position
+// q (first half of the group) or slab - 1 - q (second half, read flipped), so that the flip pairs
+// and the half pairs down to one slab apart all lie in the column.
+template <class K, class V, class Order, class Exchange>
+__device__ void multi_slab_merge(const Exchange& x, std::int64_t slabs, std::int64_t slab,
+                                 std::int64_t group, int thread, int threads, const Order& order) {
+  const std::int64_t columns = slabs / group * slab;
+  for (std::int64_t c = thread; c < columns; c += threads) {
+    const std::int64_t g = c / slab, q = c % slab;
+    auto pos = [&](std::int64_t t) {
+      return (g * group + t) * slab + (2 * t < group ? q : slab - 1 - q);
+    };
+    auto pair = [&](std::int64_t i, std::int64_t j) {
+      K ki, kj;
+      V vi, vj;
+      x.get(i, ki, vi);
+      x.get(j, kj, vj);
+      if (order(kj, vj, ki, vi)) {
+        x.set(i, kj, vj);
+        x.set(j, ki, vi);
+      }
+    };
+    for (std::int64_t t = 0; 2 * t < group; ++t) pair(pos(t), pos(group - 1 - t));
+    for (std::int64_t d = group / 4; d >= 1; d /= 2) {
+      for (std::int64_t t = 0; t < group; ++t) {
+        if ((t & d) == 0) pair(pos(t), pos(t + d));
+      }
+    }
+  }
+}
+
+// Sorts the block of `slabs` slabs whose registers the team's warps hold (warp w: slab w; warps
+// beyond `slabs` hold padding and take part in the barriers only). Leaves the sorted block in the
+// exchange buffer, in position order, after a barrier.
+template <int R, class K, class V, class Order, class Exchange>
+__device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t slabs,
+                           const Order& order) {
+  const int thread = threadIdx.y * blockDim.x + threadIdx.x;
+  const int threads = blockDim.x * blockDim.y * blockDim.z;
+  const int lane = thread % 32, warp = thread / 32;
+  constexpr std::int64_t slab = 32 * R;
+  const bool active = warp < slabs;
+  const std::int64_t first = warp * slab + lane * R;
+  if (active) slab_sort(k, v, lane, order);
+  for (std::int64_t group = 2; group <= slabs; group *= 2) {
+    if (active) slab_store(x, k, v, first);
+    __syncthreads();
+    multi_slab_merge<K, V>(x, slabs, slab, group, thread, threads, order);
+    __syncthreads();
+    if (active) {
+      slab_load(x, k, v, first);
+      slab_half_merge(k, v, lane, 16, order);
+    }
+  }
+  if (active) slab_store(x, k, v, first);
+  __syncthreads();
+}
+#endif
+
+}  // namespace Ordo::Impl::CudaSeam
+
+#endif
+#endif

@@ -1,0 +1,414 @@
+// Ordo::sort, sort_by_key, stable_sort_by_key, sort_permutation, apply_permutation and the
+// team-level sorts against std::sort / std::stable_sort.
+
+#include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
+
+#include <Ordo.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+// The oracle's order: IEEE order with -0.0 before +0.0 and every NaN after +inf (NaNs equal to
+// each other); integers as they are.
+template <class T>
+bool oracle_less(const T& x, const T& y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) return false;
+    if (std::isnan(y)) return true;
+    return x < y || (x == y && std::signbit(x) && !std::signbit(y));
+  } else {
+    return x < y;
+  }
+}
+
+template <class T>
+struct OracleLess {
+  bool operator()(const T& x, const T& y) const { return oracle_less(x, y); }
+};
+template <class T>
+struct OracleGreater {
+  bool operator()(const T& x, const T& y) const { return oracle_less(y, x); }
+};
+
+template <class T>
+std::uint64_t bits_of(const T& x) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof(T));
+  return b;
+}
+
+// The records sorted by their bits: equal as multisets iff equal after this.
+template <class T, class V>
+std::vector<std::pair<std::uint64_t, std::uint64_t>> multiset(const std::vector<T>& k,
+                                                              const std::vector<V>& v) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> r(k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) r[i] = {bits_of(k[i]), v.empty() ? 0 : bits_of(v[i])};
+  std::sort(r.begin(), r.end());
+  return r;
+}
+
+// A correct unstable sort: the output is sorted under the oracle's order and holds the same
+// records as the input.
+template <class T, class V, class OracleComp>
+::testing::AssertionResult sorted_permutation(const std::vector<T>& in_k, const std::vector<V>& in_v,
+                                              const std::vector<T>& out_k,
+                                              const std::vector<V>& out_v, OracleComp comp) {
+  if (out_k.size() != in_k.size()) return ::testing::AssertionFailure() << "sizes differ";
+  for (std::size_t i = 1; i < out_k.size(); ++i) {
+    if (comp(out_k[i], out_k[i - 1])) {
+      return ::testing::AssertionFailure() << "not sorted at " << i << " of " << out_k.size();
+    }
+  }
+  if (multiset(in_k, in_v) != multiset(out_k, out_v)) {
+    return ::testing::AssertionFailure() << "not a permutation of the input records";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+template <class T>
+std::size_t block_of() {
+  return std::size_t(Ordo::Impl::SortTypes<ExecSpace, typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits,
+                                           Ordo::Impl::NoValue>::block);
+}
+
+// Sizes across the slab, block and merge-pass boundaries (and the host chunk grain).
+template <class T>
+std::vector<std::size_t> sort_sizes(bool all) {
+  const std::size_t block = block_of<T>();
+  const std::size_t slab = on_host ? 512 : block / 8;
+  if (!all) return {0, 1, 2, 31, 33, slab + 1, block - 1, block + 1, 5 * block + 3, 100003};
+  return test_sizes({slab, block, 4 * block, std::size_t(1) << 15}, large_size());
+}
+
+template <class T, class Comp, class OracleComp>
+void check_sort(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
+                Ordo::Impl::SortPath path = Ordo::Impl::SortPath::automatic) {
+  const auto in = generate<T>(dist, n, 7);
+  auto keys = to_device(in, "keys");
+  const ExecSpace space;
+  Ordo::Impl::sort(space, keys, comp, path);
+  space.fence();
+  ASSERT_TRUE(sorted_permutation(in, std::vector<int>{}, to_host(keys), std::vector<int>{}, oracle))
+      << "n = " << n << ", " << name(dist);
+}
+
+template <class T>
+void sort_all_distributions(bool all_sizes) {
+  for (std::size_t n : sort_sizes<T>(all_sizes)) {
+    for (Dist d : all_distributions()) {
+      check_sort<T>(d, n, Ordo::less<>{}, OracleLess<T>{});
+    }
+    check_sort<T>(Dist::uniform, n, Ordo::greater<>{}, OracleGreater<T>{});
+    check_sort<T>(Dist::float_specials, n, Ordo::greater<>{}, OracleGreater<T>{});
+  }
+}
+
+TEST(Sort, U32EverySizeAndDistribution) { sort_all_distributions<std::uint32_t>(true); }
+TEST(Sort, I32) { sort_all_distributions<std::int32_t>(false); }
+TEST(Sort, F32) { sort_all_distributions<float>(false); }
+TEST(Sort, U64) { sort_all_distributions<std::uint64_t>(false); }
+TEST(Sort, I64) { sort_all_distributions<std::int64_t>(false); }
+TEST(Sort, F64) { sort_all_distributions<double>(false); }
+
+// Both NaN signs and both zeros: NaNs after +inf, -0.0 before +0.0.
+TEST(Sort, FloatSpecialOrder) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {nan, 0.0f, -nan, inf, -0.0f, -inf, 1.0f, -1.0f, nan, -0.0f};
+  auto keys = to_device(in);
+  Ordo::sort(keys);
+  const auto out = to_host(keys);
+  const std::vector<float> head = {-inf, -1.0f, -0.0f, -0.0f, 0.0f, 1.0f, inf};
+  ASSERT_TRUE(bitwise_equal(head, std::vector<float>(out.begin(), out.begin() + 7)));
+  for (std::size_t i = 7; i < out.size(); ++i) EXPECT_TRUE(std::isnan(out[i])) << i;
+}
+
+// A user key type and comparator (the generic path).
+TEST(Sort, UserComparator) {
+  for (std::size_t n : {std::size_t(0), std::size_t(5), std::size_t(3000), std::size_t(70001)}) {
+    std::vector<Particle> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = {std::int32_t((i * 7919) % 101), float(i)};
+    auto keys = to_device(in);
+    Ordo::sort(keys, ByCell{});
+    const auto out = to_host(keys);
+    ASSERT_TRUE(std::is_sorted(out.begin(), out.end(), ByCell{})) << n;
+    std::vector<float> xs_in(n), xs_out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      xs_in[i] = in[i].x;
+      xs_out[i] = out[i].x;
+    }
+    std::sort(xs_in.begin(), xs_in.end());
+    std::sort(xs_out.begin(), xs_out.end());
+    ASSERT_EQ(xs_in, xs_out) << n;
+  }
+}
+
+template <class K, class V, class Comp, class OracleComp>
+void check_sort_by_key(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle) {
+  const auto in_k = generate<K>(dist, n, 11);
+  std::vector<V> in_v(n);
+  for (std::size_t i = 0; i < n; ++i) in_v[i] = V(i * 3 + 1);
+  auto keys = to_device(in_k, "keys");
+  auto values = to_device(in_v, "values");
+  Ordo::sort_by_key(keys, values, comp);
+  ASSERT_TRUE(sorted_permutation(in_k, in_v, to_host(keys), to_host(values), oracle))
+      << "n = " << n << ", " << name(dist);
+}
+
+TEST(SortByKey, U32U32) {
+  for (std::size_t n : sort_sizes<std::uint64_t>(true)) {
+    check_sort_by_key<std::uint32_t, std::uint32_t>(Dist::uniform, n, Ordo::less<>{},
+                                                    OracleLess<std::uint32_t>{});
+    check_sort_by_key<std::uint32_t, std::uint32_t>(Dist::few_distinct, n, Ordo::greater<>{},
+                                                    OracleGreater<std::uint32_t>{});
+  }
+}
+
+TEST(SortByKey, F64I64AndF32U64) {
+  for (std::size_t n : sort_sizes<double>(false)) {
+    check_sort_by_key<double, std::int64_t>(Dist::float_specials, n, Ordo::less<>{},
+                                            OracleLess<double>{});
+    check_sort_by_key<float, std::uint64_t>(Dist::heavy_duplicates, n, Ordo::less<>{},
+                                            OracleLess<float>{});
+  }
+}
+
+template <class K, class V, class Comp, class OracleComp>
+void check_stable(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle) {
+  const auto in_k = generate<K>(dist, n, 13);
+  std::vector<V> in_v(n);
+  for (std::size_t i = 0; i < n; ++i) in_v[i] = V(i);
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return oracle(in_k[a], in_k[b]); });
+  std::vector<K> exp_k(n);
+  std::vector<V> exp_v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    exp_k[i] = in_k[order[i]];
+    exp_v[i] = in_v[order[i]];
+  }
+  auto keys = to_device(in_k, "keys");
+  auto values = to_device(in_v, "values");
+  Ordo::stable_sort_by_key(keys, values, comp);
+  ASSERT_TRUE(bitwise_equal(exp_k, to_host(keys))) << "n = " << n << ", " << name(dist);
+  ASSERT_TRUE(bitwise_equal(exp_v, to_host(values))) << "n = " << n << ", " << name(dist);
+
+  // sort_permutation: the same order, keys untouched.
+  auto keys2 = to_device(in_k, "keys2");
+  auto perm = poisoned<std::int32_t>(n + 1, "perm");
+  Ordo::sort_permutation(keys2, perm, comp);
+  const auto p = head_checked(perm, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::size_t(p[i]), order[i]) << i;
+  ASSERT_TRUE(bitwise_equal(in_k, to_host(keys2)));
+}
+
+TEST(StableSortByKey, TiesKeepInputOrder) {
+  for (std::size_t n : sort_sizes<std::uint32_t>(false)) {
+    for (Dist d : {Dist::few_distinct, Dist::all_equal, Dist::heavy_duplicates, Dist::uniform}) {
+      check_stable<std::uint32_t, std::uint32_t>(d, n, Ordo::less<>{}, OracleLess<std::uint32_t>{});
+    }
+    check_stable<double, std::uint64_t>(Dist::float_specials, n, Ordo::greater<>{},
+                                        OracleGreater<double>{});
+    check_stable<std::int64_t, std::int32_t>(Dist::few_distinct, n, Ordo::less<>{},
+                                             OracleLess<std::int64_t>{});
+  }
+}
+
+TEST(StableSortByKey, UserComparator) {
+  const std::size_t n = 9001;
+  std::vector<Particle> in(n);
+  std::vector<std::int32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = {std::int32_t((i * 31) % 17), float(i)};
+    ids[i] = std::int32_t(i);
+  }
+  auto expected = in;
+  std::stable_sort(expected.begin(), expected.end(), ByCell{});
+  auto keys = to_device(in);
+  auto values = to_device(ids);
+  Ordo::stable_sort_by_key(keys, values, ByCell{});
+  const auto out = to_host(keys);
+  const auto v = to_host(values);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out[i].cell, expected[i].cell) << i;
+    ASSERT_EQ(out[i].x, expected[i].x) << i;
+    ASSERT_EQ(v[i], std::int32_t(expected[i].x)) << i;
+  }
+}
+
+TEST(ApplyPermutation, SeveralViewsOfDifferentTypes) {
+  const std::size_t n = 50001;
+  const auto keys_in = generate<std::uint32_t>(Dist::uniform, n, 3);
+  std::vector<double> a(n);
+  std::vector<std::int16_t> b(n);
+  std::vector<Particle> c(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = 0.5 * double(i);
+    b[i] = std::int16_t(i % 3000);
+    c[i] = {std::int32_t(i), -float(i)};
+  }
+  auto keys = to_device(keys_in);
+  auto perm = DeviceView<std::int64_t>("perm", n);
+  Ordo::sort_permutation(keys, perm);
+  auto da = to_device(a);
+  auto db = to_device(b);
+  auto dc = to_device(c);
+  Ordo::apply_permutation(perm, da, db, dc);
+  const auto p = to_host(perm);
+  const auto ha = to_host(da);
+  const auto hb = to_host(db);
+  const auto hc = to_host(dc);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(ha[i], a[p[i]]);
+    ASSERT_EQ(hb[i], b[p[i]]);
+    ASSERT_EQ(hc[i].cell, c[p[i]].cell);
+    if (i) ASSERT_LE(keys_in[p[i - 1]], keys_in[p[i]]);
+  }
+}
+
+TEST(SortErrors, ClearMessagesAndInputsUnchanged) {
+  const std::vector<std::uint32_t> k = {3, 1, 2};
+  auto keys = to_device(k);
+  auto values = DeviceView<std::uint32_t>("values", 2);
+  EXPECT_NE(error_of([&] { Ordo::sort_by_key(keys, values); })
+                .find("Ordo::sort_by_key: values has 2 elements, needs 3"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { Ordo::sort_by_key(keys, keys); }).find("aliases"), std::string::npos);
+  auto perm = DeviceView<std::int32_t>("perm", 2);
+  EXPECT_NE(error_of([&] { Ordo::sort_permutation(keys, perm); })
+                .find("Ordo::sort_permutation: perm has 2 elements, needs 3"),
+            std::string::npos);
+  auto small = DeviceView<std::int8_t>("perm8", 300);
+  auto many = DeviceView<std::uint32_t>("many", 300);
+  EXPECT_NE(error_of([&] { Ordo::sort_permutation(many, small); }).find("cannot hold 299"),
+            std::string::npos);
+  auto p3 = DeviceView<std::int32_t>("p3", 3);
+  EXPECT_NE(error_of([&] { Ordo::apply_permutation(p3, values); })
+                .find("Ordo::apply_permutation: a permuted View has 2 elements"),
+            std::string::npos);
+  ASSERT_TRUE(bitwise_equal(k, to_host(keys)));
+}
+
+// The CUDA slab seam and the portable slab network give the same bits, ties included.
+TEST(SortPaths, SeamAndPortableBitIdentical) {
+  if (on_host) GTEST_SKIP() << "host backends sort with the standard library";
+  for (std::size_t n : {std::size_t(1000), std::size_t(4096), std::size_t(4097), std::size_t(300001)}) {
+    const auto in_k = generate<std::uint32_t>(Dist::few_distinct, n, 5);
+    std::vector<std::uint32_t> in_v(n);
+    std::iota(in_v.begin(), in_v.end(), 0u);
+    std::vector<std::uint32_t> out[2][2];
+    for (int p = 0; p < 2; ++p) {
+      auto keys = to_device(in_k);
+      auto values = to_device(in_v);
+      const ExecSpace space;
+      Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{},
+                              p ? Ordo::Impl::SortPath::portable : Ordo::Impl::SortPath::automatic);
+      space.fence();
+      out[p][0] = to_host(keys);
+      out[p][1] = to_host(values);
+    }
+    ASSERT_TRUE(bitwise_equal(out[0][0], out[1][0])) << n;
+    ASSERT_TRUE(bitwise_equal(out[0][1], out[1][1])) << n;
+    ASSERT_TRUE(sorted_permutation(in_k, in_v, out[0][0], out[0][1], OracleLess<std::uint32_t>{}));
+    for (Dist d : {Dist::uniform, Dist::float_specials}) {
+      check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, Ordo::Impl::SortPath::portable);
+      check_sort<std::uint64_t>(d, n, Ordo::greater<>{}, OracleGreater<std::uint64_t>{},
+                                Ordo::Impl::SortPath::portable);
+    }
+  }
+}
+
+// ---- team level ------------------------------------------------------------------------------
+
+// Segments of the given lengths, one team each; mode 0: sort_team, 1: sort_by_key_team on global
+// Views, 2: sort_team on a scratch copy, 3: sort_thread, one segment per team thread.
+template <class T>
+void check_team(const std::vector<std::size_t>& lengths, int mode, int team_size) {
+  std::vector<std::int64_t> offsets(lengths.size() + 1, 0);
+  for (std::size_t s = 0; s < lengths.size(); ++s) offsets[s + 1] = offsets[s] + lengths[s];
+  const std::size_t n = offsets.back();
+  const auto in = generate<T>(Dist::uniform, n, 17);
+  std::vector<std::uint32_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0u);
+  auto keys = to_device(in);
+  auto values = to_device(ids);
+  auto off = to_device(offsets);
+  const std::int64_t segments = lengths.size();
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = Policy::member_type;
+  using Scratch = Kokkos::View<T*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
+  const int ts = on_host ? 1 : team_size;
+  if (mode == 3) {
+    Kokkos::parallel_for(
+        Policy(ExecSpace(), (segments + ts - 1) / ts, ts, on_host ? 1 : 4),
+        KOKKOS_LAMBDA(const Member& m) {
+          const std::int64_t s = std::int64_t(m.league_rank()) * m.team_size() + m.team_rank();
+          if (s >= segments) return;
+          Ordo::sort_thread(m, Kokkos::subview(keys, Kokkos::make_pair(off(s), off(s + 1))));
+        });
+  } else {
+    Kokkos::parallel_for(
+        Policy(ExecSpace(), segments, ts)
+            .set_scratch_size(0, Kokkos::PerTeam(Ordo::segment_scratch_size<T>(longest))),
+        KOKKOS_LAMBDA(const Member& m) {
+          const std::int64_t s = m.league_rank();
+          const auto seg = Kokkos::make_pair(off(s), off(s + 1));
+          const auto k = Kokkos::subview(keys, seg);
+          if (mode == 1) {
+            Ordo::sort_by_key_team(m, k, Kokkos::subview(values, seg));
+          } else if (mode == 2) {
+            Scratch tile(m.team_scratch(0), k.extent(0));
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k.extent(0)),
+                                 [&](std::int64_t i) { tile(i) = k(i); });
+            Ordo::sort_team(m, tile);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k.extent(0)),
+                                 [&](std::int64_t i) { k(i) = tile(i); });
+          } else {
+            Ordo::sort_team(m, k, Ordo::less<>{});
+          }
+        });
+  }
+  Kokkos::fence();
+  const auto out_k = to_host(keys);
+  const auto out_v = to_host(values);
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    const auto b = offsets[s], e = offsets[s + 1];
+    std::vector<T> ik(in.begin() + b, in.begin() + e), ok(out_k.begin() + b, out_k.begin() + e);
+    std::vector<std::uint32_t> iv, ov;
+    if (mode == 1) {
+      iv.assign(ids.begin() + b, ids.begin() + e);
+      ov.assign(out_v.begin() + b, out_v.begin() + e);
+    }
+    ASSERT_TRUE(sorted_permutation(ik, iv, ok, ov, OracleLess<T>{}))
+        << "segment " << s << " of length " << lengths[s] << ", mode " << mode;
+    if (mode == 1) {
+      for (std::size_t i = 0; i < ok.size(); ++i) ASSERT_TRUE(bitwise_equal(std::vector<T>{in[ov[i]]}, std::vector<T>{ok[i]}));
+    }
+  }
+}
+
+TEST(SortTeam, SegmentsInsideAUserKernel) {
+  const std::vector<std::size_t> lengths = {1, 0, 7, 100, 512, 1000, 1024, 1025, 2048, 3000, 33};
+  for (int mode : {0, 1, 2}) check_team<std::uint32_t>(lengths, mode, 128);
+  check_team<double>(lengths, 0, 64);
+  check_team<std::int64_t>(lengths, 1, 96);  // three warps: the seam uses two
+  check_team<float>({5, 64, 200, 17, 0, 1}, 3, 8);
+}
+
+}  // namespace
