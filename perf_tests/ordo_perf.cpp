@@ -3,6 +3,7 @@
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
+#include "Ordo_PerfSort.hpp"
 #include "Ordo_PerfSortedSearch.hpp"
 
 #include <CLI/CLI.hpp>
@@ -19,13 +20,16 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_option("--log2n", o.log2n, "sizes as log2: first:last[:step] (default per primitive)");
   sub->add_option("--key", o.key, "key type")
       ->check(CLI::IsMember({"u32", "u64", "i32", "i64", "f32", "f64"}));
-  sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key)");
+  sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key, sort_by_key)");
   sub->add_option("--dist", o.dist, "input distribution: uniform, few_distinct, all_equal");
   sub->add_option("--baseline", o.baselines,
                   "baselines to run (default: all built in): copy, std::merge, "
                   "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
                   "thrust::lower_bound, cub::DeviceSelect::If, Kokkos::Experimental::copy_if, "
-                  "std::copy_if, parallel_scan");
+                  "std::copy_if, parallel_scan, Kokkos::sort, Kokkos::Experimental::sort_by_key, "
+                  "Kokkos::Experimental::sort_team, std::sort, cub::DeviceRadixSort::SortKeys, "
+                  "cub::DeviceRadixSort::SortPairs, cub::DeviceMergeSort::SortKeys, "
+                  "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -47,13 +51,17 @@ int main(int argc, char* argv[]) {
       {"merge", OrdoPerf::run_merge},
       {"sorted_search", OrdoPerf::run_sorted_search},
       {"copy_if", OrdoPerf::run_copy_if},
-      {"retrieve_all", OrdoPerf::run_retrieve_all}};
+      {"retrieve_all", OrdoPerf::run_retrieve_all},
+      {"sort", OrdoPerf::run_sort}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
   app.get_subcommand("sorted_search")
       ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
       ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
+  app.get_subcommand("sort")
+      ->add_option("--mode", o.mode, "keys (default; --values for pairs) or team (1024-key segments)")
+      ->check(CLI::IsMember({"keys", "team"}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

@@ -3,7 +3,7 @@
 # development machine, carried in BUILD): unit tests on every backend, the kernels' resource
 # usage, then ordo-perf checked at small sizes and timed over the full range, for each primitive
 # named (default: every one). Results go to OUT/<primitive>.jsonl.
-#   run_device_suite.sh BUILD OUT [merge] [sorted_search] [copy_if] [retrieve_all] [--no-unit-tests]
+#   run_device_suite.sh BUILD OUT [merge] [sorted_search] [copy_if] [retrieve_all] [sort] [--no-unit-tests]
 set -uo pipefail
 BUILD=${1:?usage: run_device_suite.sh BUILD_DIR OUT_DIR [primitive...]}
 OUT=${2:?usage: run_device_suite.sh BUILD_DIR OUT_DIR [primitive...]}
@@ -16,7 +16,7 @@ for arg in "$@"; do
   *) primitives+=("$arg") ;;
   esac
 done
-[ ${#primitives[@]} -gt 0 ] || primitives=(merge sorted_search copy_if retrieve_all)
+[ ${#primitives[@]} -gt 0 ] || primitives=(merge sorted_search copy_if retrieve_all sort)
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 if [ $unit_tests = 1 ]; then
@@ -26,7 +26,7 @@ if [ $unit_tests = 1 ]; then
 fi
 if command -v cuobjdump >/dev/null; then
   cuobjdump --dump-resource-usage "$BUILD/perf_tests/ordo-perf" 2>&1 |
-    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact)" |
+    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact|SortBlocks|SortMerge)" |
     grep -oE "Function [^ ]*|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+" |
     sed -E 's/Function (.{0,90}).*/\1/' >"$OUT/resource-usage.txt"
 fi
@@ -56,6 +56,12 @@ for p in "${primitives[@]}"; do
     ;;
   retrieve_all)
     run retrieve_all --log2n 10:26:2 --output "$json" --reps 30 --warmup 3
+    ;;
+  sort)
+    run sort --log2n 10:28:2 --output "$json" --reps 30 --warmup 3
+    run sort --key u64 --log2n 10:28:2 --output "$json" --reps 20 --warmup 2
+    run sort --values --log2n 10:28:2 --output "$json" --reps 20 --warmup 2
+    run sort --mode team --log2n 20:24:4 --output "$json" --reps 30 --warmup 3
     ;;
   esac
 done

@@ -38,10 +38,19 @@ void check_sort_values(const char* fn, const KeyView& keys, const ValueView& val
   check_all_reachable<ExecSpace>(fn, "values", values);
 }
 
-template <class Key, class Comp, class ExecSpace, class Source, class Sink>
-void sort_keys_with(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
-                    SortPath path) {
-  sort_records<Codec<Key, Comp>, false, NoValue>(space, n, source, sink, path);
+// Debug check: every position perm holds lies in [0, perm.extent(0)).
+template <class ExecSpace, class PermView>
+void check_permutation_range(const char* fn, const ExecSpace& space, const PermView& perm) {
+  const std::int64_t n = perm.extent(0);
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "Ordo::apply_permutation::check",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t& b) {
+        if (std::int64_t(perm(i)) < 0 || std::int64_t(perm(i)) >= n) ++b;
+      },
+      bad);
+  if (bad) fail(fn, "perm holds positions outside [0, " + std::to_string(n) + ")");
 }
 
 // sort with the slab path chosen (tests run both on CUDA).
@@ -194,18 +203,7 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
   (Impl::check_size_equal(fn, "a permuted View", views, perm.extent(0), "one element per position"),
    ...);
   (Impl::check_no_alias(fn, "a permuted View", views, "perm", perm), ...);
-  if constexpr (Impl::debug_checks) {
-    const std::int64_t n = perm.extent(0);
-    std::int64_t bad = 0;
-    Kokkos::parallel_reduce(
-        "Ordo::apply_permutation::check",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
-        KOKKOS_LAMBDA(std::int64_t i, std::int64_t& b) {
-          if (std::int64_t(perm(i)) < 0 || std::int64_t(perm(i)) >= n) ++b;
-        },
-        bad);
-    if (bad) Impl::fail(fn, "perm holds positions outside [0, " + std::to_string(n) + ")");
-  }
+  if constexpr (Impl::debug_checks) Impl::check_permutation_range(fn, space, perm);
   Impl::apply_permutation_impl(space, perm, views...);
 }
 

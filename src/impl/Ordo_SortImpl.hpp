@@ -86,7 +86,8 @@ struct Ends {
 template <class V>
 KOKKOS_INLINE_FUNCTION V padding_value() {
   if constexpr (std::is_integral_v<V>) {
-    return std::numeric_limits<V>::max();
+    using U = std::make_unsigned_t<V>;
+    return V(U(~U(0)) >> (std::is_signed_v<V> ? 1 : 0));
   } else {
     return V{};
   }
@@ -105,13 +106,14 @@ template <class ExecSpace, class K, class V, class Source, class Sink, class Ord
 struct SortBlocks {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  static constexpr std::int64_t block = SortTypes<ExecSpace, K, V>::block;
+  static constexpr std::int64_t block_size = SortTypes<ExecSpace, K, V>::block;
   Source source;
   Sink sink;
   Order order;
   std::int64_t n;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t block = block_size;
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     const auto tile = ScratchTile<K, V>::allocate(member, block);
@@ -138,7 +140,7 @@ struct SortBlocksSeam {
   using Member = Kokkos::TeamPolicy<Kokkos::Cuda>::member_type;
   using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
   static constexpr int R = Tuning::regs;
-  static constexpr std::int64_t block = SortTypes<Kokkos::Cuda, K, V>::block;
+  static constexpr std::int64_t block_size = SortTypes<Kokkos::Cuda, K, V>::block;
   Source source;
   Sink sink;
   Order order;
@@ -146,6 +148,7 @@ struct SortBlocksSeam {
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(__CUDA_ARCH__)
+    const std::int64_t block = block_size;
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     const bool full = count == block;
@@ -216,19 +219,26 @@ struct Shifted {
   KOKKOS_INLINE_FUNCTION decltype(auto) operator()(std::int64_t i) const { return view(offset + i); }
 };
 
-// The runs a merge pass pairs: the pair holding output position `pos` is A = [a0, a0 + na),
-// B = [a0 + run, a0 + run + nb).
-struct RunPair {
-  std::int64_t a0, na, nb;
-  KOKKOS_INLINE_FUNCTION RunPair(std::int64_t pos, std::int64_t run, std::int64_t n) {
-    a0 = pos / (2 * run) * (2 * run);
+// Tile t of a merge pass: the pass pairs runs A = [a0, a0 + na) and B = [a0 + run, ... + nb),
+// and cuts each pair's output into tiles_per_pair tiles of `tile` elements (tiles never straddle
+// pairs); this tile's outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing to do).
+struct PassTile {
+  std::int64_t a0, na, nb, diag, count;
+  bool last;  // the pair's last tile
+  KOKKOS_INLINE_FUNCTION PassTile(std::int64_t t, std::int64_t run, std::int64_t tile,
+                                  std::int64_t n) {
+    const std::int64_t per_pair = (2 * run + tile - 1) / tile;
+    a0 = t / per_pair * (2 * run);
     na = n - a0 < run ? n - a0 : run;
     const std::int64_t b0 = a0 + run;
     nb = b0 >= n ? 0 : (n - b0 < run ? n - b0 : run);
+    diag = t % per_pair * tile;
+    count = na + nb - diag < tile ? na + nb - diag : tile;
+    last = diag + count >= na + nb;
   }
 };
 
-// Co-rank of every tile start within its run pair.
+// Co-rank (in its pair) of every tile's first output.
 template <class KeyView, class PartView, class Less>
 struct SortMergePartition {
   KeyView keys;
@@ -236,9 +246,9 @@ struct SortMergePartition {
   std::int64_t n, run, tile;
   Less less;
   KOKKOS_FUNCTION void operator()(std::int64_t t) const {
-    const std::int64_t pos = t * tile < n ? t * tile : n;
-    const RunPair p(pos < n ? pos : n - 1, run, n);
-    part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + run, p.nb, pos - p.a0, less);
+    const PassTile p(t, run, tile, n);
+    if (p.count <= 0) return;
+    part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + run, p.nb, p.diag, less);
   }
 };
 
@@ -265,10 +275,10 @@ struct SortMergeTiles {
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
-    const std::int64_t begin = member.league_rank() * tile_size;
-    const int count = int(n - begin < tile_size ? n - begin : tile_size);
-    const RunPair p(begin, run, n);
-    const std::int64_t diag = begin - p.a0;
+    const PassTile p(member.league_rank(), run, tile_size, n);
+    if (p.count <= 0) return;
+    const int count = int(p.count);
+    const std::int64_t diag = p.diag, begin = p.a0 + diag;
     std::int64_t a_lo, a_hi;
     if constexpr (Fused) {
       const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
@@ -276,7 +286,7 @@ struct SortMergeTiles {
       a_hi = team_merge_path(member, a, p.na, b, p.nb, diag + count, less);
     } else {
       a_lo = part(member.league_rank());
-      a_hi = diag + count == p.na + p.nb ? p.na : part(member.league_rank() + 1);
+      a_hi = p.last ? p.na : part(member.league_rank() + 1);
     }
     const int na = int(a_hi - a_lo), nb = count - na;
     KeyTile tile(member.team_scratch(0), tile_size + 1);
@@ -297,7 +307,7 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
   constexpr int vt = Tuning::vt;
   const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (n + tile - 1) / tile;
+  const std::int64_t tiles = (n + 2 * run - 1) / (2 * run) * ((2 * run + tile - 1) / tile);
   using Part = PartitionView<ExecSpace>;
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
@@ -310,10 +320,10 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   if (tiles <= Tuning::fused_max_tiles) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
   } else {
-    const Part part = workspace<std::int64_t>(space, tiles + 1);
+    const Part part = workspace<std::int64_t>(space, tiles);
     Kokkos::parallel_for(
         "Ordo::sort::merge::partition",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
         SortMergePartition<KeyView, Part, Less>{keys, part, n, run, tile, less});
     launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
   }
@@ -350,7 +360,12 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   const ValueBuf v1 = passes > 1 ? workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values1)
                                  : ValueBuf();
   auto buffer_ends = [&](const KeyBuf& k, const ValueBuf& v) {
-    return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{v}};
+    if constexpr (with_values) {
+      return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{v}};
+    } else {
+      (void)v;
+      return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{}};
+    }
   };
   sort_blocks<ExecSpace, K, V>(space, n, source, buffer_ends(k0, v0), order, seam);
   const auto less = order.less;
@@ -447,7 +462,8 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
 
 // ---- dispatch --------------------------------------------------------------------------------
 
-// Internal path choice (tests run both slab paths on CUDA).
+// Internal path choice: tests run both slab paths on CUDA, and the portable slab network with the
+// merge passes on host backends too (which otherwise sort with the standard library).
 enum class SortPath { automatic, portable };
 
 // Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
@@ -459,12 +475,14 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   using Less = typename Codec::Less;
   if (n == 0) return;
   if constexpr (is_host_space_v<ExecSpace>) {
-    host_sort<ExecSpace, K, V>(space, n, source, sink, Less{}, Stable);
-  } else {
-    const RecordOrder<Less, Stable> order{Less{}};
-    device_sort<ExecSpace, K, V>(space, n, source, sink, order,
-                                 Codec::encoded && path == SortPath::automatic);
+    if (path == SortPath::automatic) {
+      host_sort<ExecSpace, K, V>(space, n, source, sink, Less{}, Stable);
+      return;
+    }
   }
+  const RecordOrder<Less, Stable> order{Less{}};
+  device_sort<ExecSpace, K, V>(space, n, source, sink, order,
+                               Codec::encoded && path == SortPath::automatic);
 }
 
 // ---- apply_permutation ------------------------------------------------------------------------
@@ -499,18 +517,31 @@ struct PermutedViews<View, Rest...> {
   }
 };
 
+template <class Pack>
+struct SavePermuted {
+  Pack pack;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { pack.save(i); }
+};
+
+template <class Pack, class PermView>
+struct GatherPermuted {
+  Pack pack;
+  PermView perm;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    pack.gather(i, std::int64_t(perm(i)));
+  }
+};
+
 template <class ExecSpace, class PermView, class... Views>
 void apply_permutation_impl(const ExecSpace& space, const PermView& perm, const Views&... views) {
   const std::int64_t n = perm.extent(0);
   if (n == 0) return;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const PermutedViews<Views...> pack(views...);
-  Kokkos::parallel_for(
-      "Ordo::apply_permutation::save", Range(space, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i) { pack.save(i); });
-  Kokkos::parallel_for(
-      "Ordo::apply_permutation::gather", Range(space, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i) { pack.gather(i, std::int64_t(perm(i))); });
+  using Pack = PermutedViews<Views...>;
+  const Pack pack(views...);
+  Kokkos::parallel_for("Ordo::apply_permutation::save", Range(space, 0, n), SavePermuted<Pack>{pack});
+  Kokkos::parallel_for("Ordo::apply_permutation::gather", Range(space, 0, n),
+                       GatherPermuted<Pack, PermView>{pack, perm});
 }
 
 }  // namespace Ordo::Impl
