@@ -31,10 +31,12 @@ struct ScratchTile {
   template <class Member>
   KOKKOS_INLINE_FUNCTION static ScratchTile allocate(const Member& member, std::int64_t block) {
     ScratchTile t;
-    t.keys = static_cast<K*>(member.team_scratch(0).get_shmem(sizeof(K) * padded_size(block)));
+    t.keys = static_cast<K*>(
+        member.team_scratch(0).get_shmem_aligned(sizeof(K) * padded_size(block), alignof(K)));
     t.values = nullptr;
     if constexpr (!std::is_same_v<V, NoValue>) {
-      t.values = static_cast<V*>(member.team_scratch(0).get_shmem(sizeof(V) * padded_size(block)));
+      t.values = static_cast<V*>(
+          member.team_scratch(0).get_shmem_aligned(sizeof(V) * padded_size(block), alignof(V)));
     }
     return t;
   }

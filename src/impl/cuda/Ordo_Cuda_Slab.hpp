@@ -129,20 +129,19 @@ __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R
   for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
 }
 
-// The multi-slab flip and half merges of one level of `group` slabs (of `slab` positions each),
-// run in the exchange buffer: column q of a group holds, from each slab t of the group, position
-// q (first half of the group) or slab - 1 - q (second half, read flipped), so that the flip pairs
-// and the half pairs down to one slab apart all lie in the column.
-template <class K, class V, class Order, class Exchange>
-__device__ void multi_slab_merge(const Exchange& x, std::int64_t slabs, std::int64_t slab,
-                                 std::int64_t group, int thread, int threads, const Order& order) {
-  const std::int64_t columns = slabs / group * slab;
-  for (std::int64_t c = thread; c < columns; c += threads) {
-    const std::int64_t g = c / slab, q = c % slab;
-    auto pos = [&](std::int64_t t) {
-      return (g * group + t) * slab + (2 * t < group ? q : slab - 1 - q);
-    };
-    auto pair = [&](std::int64_t i, std::int64_t j) {
+// The multi-slab flip and half merges of one level of `group` slabs (of Slab positions each), run
+// in the exchange buffer: column q of a group holds, from each slab t of the group, position q
+// (first half of the group) or Slab - 1 - q (second half, read flipped), so that the flip pairs and
+// the half pairs down to one slab apart all lie in the column. 32-bit index arithmetic; Slab and
+// group are powers of two.
+template <int Slab, class K, class V, class Order, class Exchange>
+__device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
+                                 const Order& order) {
+  const int columns = slabs / group * Slab;
+  for (int c = thread; c < columns; c += threads) {
+    const int g = c / Slab, q = c % Slab;
+    auto pos = [&](int t) { return (g * group + t) * Slab + (2 * t < group ? q : Slab - 1 - q); };
+    auto pair = [&](int i, int j) {
       K ki, kj;
       V vi, vj;
       x.get(i, ki, vi);
@@ -152,9 +151,9 @@ __device__ void multi_slab_merge(const Exchange& x, std::int64_t slabs, std::int
         x.set(j, ki, vi);
       }
     };
-    for (std::int64_t t = 0; 2 * t < group; ++t) pair(pos(t), pos(group - 1 - t));
-    for (std::int64_t d = group / 4; d >= 1; d /= 2) {
-      for (std::int64_t t = 0; t < group; ++t) {
+    for (int t = 0; 2 * t < group; ++t) pair(pos(t), pos(group - 1 - t));
+    for (int d = group / 4; d >= 1; d /= 2) {
+      for (int t = 0; t < group; ++t) {
         if ((t & d) == 0) pair(pos(t), pos(t + d));
       }
     }
@@ -174,10 +173,10 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   const bool active = warp < slabs;
   const std::int64_t first = warp * slab + lane * R;
   if (active) slab_sort(k, v, lane, order);
-  for (std::int64_t group = 2; group <= slabs; group *= 2) {
+  for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
     __syncthreads();
-    multi_slab_merge<K, V>(x, slabs, slab, group, thread, threads, order);
+    multi_slab_merge<int(slab), K, V>(x, int(slabs), group, thread, threads, order);
     __syncthreads();
     if (active) {
       slab_load(x, k, v, first);
