@@ -96,8 +96,8 @@ void run_point(const Options& o, Report& report, int log2n) {
           Kokkos::parallel_for(
               "ordo-perf::sort_team", Policy(space, segments, team_size),
               KOKKOS_LAMBDA(const Member& m) {
-                const auto seg = Kokkos::make_pair(m.league_rank() * segment,
-                                                   (m.league_rank() + 1) * segment);
+                const auto seg =
+                    Kokkos::make_pair(m.league_rank() * segment, (m.league_rank() + 1) * segment);
                 Ordo::sort_team(m, Kokkos::subview(keys, seg));
               });
         } else if (o.values) {
@@ -112,7 +112,8 @@ void run_point(const Options& o, Report& report, int log2n) {
   if (o.check) check_sorted(hin, keys, values, team);
 
   auto baseline = [&](const std::string& impl, const Stats& s) {
-    report.point(Point{primitive, o.key, o.dist, impl, o.values, n, s, bytes, s.median_ms / ordo_ms});
+    report.point(
+        Point{primitive, o.key, o.dist, impl, o.values, n, s, bytes, s.median_ms / ordo_ms});
   };
   if (wanted(o, "copy")) baseline("copy", time_copy(o, bytes));
   if (team) {
@@ -140,9 +141,11 @@ void run_point(const Options& o, Report& report, int log2n) {
     }
   } else if (wanted(o, "Kokkos::sort")) {
     baseline("Kokkos::sort",
-             time_device(space, o.warmup, o.reps, [&] { Kokkos::sort(space, keys); }, reset));
+             time_device(
+                 space, o.warmup, o.reps, [&] { Kokkos::sort(space, keys); }, reset));
   }
-  if (!team && ((on_host && o.baselines.empty()) || (!o.baselines.empty() && wanted(o, "std::sort")))) {
+  if (!team &&
+      ((on_host && o.baselines.empty()) || (!o.baselines.empty() && wanted(o, "std::sort")))) {
     std::vector<T> hk(n);
     std::vector<std::pair<T, V>> hp(o.values ? n : 0);
     std::vector<double> ms;
@@ -173,9 +176,8 @@ void run_point(const Options& o, Report& report, int log2n) {
     std::size_t temp_bytes = 0;
     cuda_check(call(nullptr, temp_bytes), name);
     Kokkos::View<char*, MemorySpace> temp("cub_temp", temp_bytes);
-    baseline(name, time_device(space, o.warmup, o.reps, [&] {
-               cuda_check(call(temp.data(), temp_bytes), name);
-             }));
+    baseline(name, time_device(space, o.warmup, o.reps,
+                               [&] { cuda_check(call(temp.data(), temp_bytes), name); }));
   };
   const auto stream = space.cuda_stream();
   if (team) {

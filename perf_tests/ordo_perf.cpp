@@ -60,7 +60,8 @@ int main(int argc, char* argv[]) {
       ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
       ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
   app.get_subcommand("sort")
-      ->add_option("--mode", o.mode, "keys (default; --values for pairs) or team (1024-key segments)")
+      ->add_option("--mode", o.mode,
+                   "keys (default; --values for pairs) or team (1024-key segments)")
       ->check(CLI::IsMember({"keys", "team"}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)

@@ -23,7 +23,8 @@ void check_sort_keys(const char* fn, const KeyView& keys) {
   static_assert(!std::is_const_v<typename KeyView::value_type>, "Ordo: keys are sorted in place");
   check_all_reachable<ExecSpace>(fn, "keys", keys);
   if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
-    fail(fn, "keys has " + std::to_string(keys.extent(0)) + " elements, at most 2^32 - 2 are supported");
+    fail(fn, "keys has " + std::to_string(keys.extent(0)) +
+                 " elements, at most 2^32 - 2 are supported");
   }
 }
 
@@ -46,7 +47,7 @@ void check_permutation_range(const char* fn, const ExecSpace& space, const PermV
   Kokkos::parallel_reduce(
       "Ordo::apply_permutation::check",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t& b) {
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) {
         if (std::int64_t(perm(i)) < 0 || std::int64_t(perm(i)) >= n) ++b;
       },
       bad);
@@ -176,7 +177,8 @@ void sort_permutation(const ExecSpace& space, const KeyView& keys, const PermVie
   Impl::check_index_output<ExecSpace>(fn, "perm", perm, keys.extent(0),
                                       keys.extent(0) ? keys.extent(0) - 1 : 0);
   Impl::check_no_alias(fn, "perm", perm, "keys", keys);
-  if (keys.extent(0) >= (std::size_t(1) << 32) - 1) Impl::fail(fn, "at most 2^32 - 2 keys are supported");
+  if (keys.extent(0) >= (std::size_t(1) << 32) - 1)
+    Impl::fail(fn, "at most 2^32 - 2 keys are supported");
   Impl::stable_permutation(space, keys, perm, Impl::NoEnd{}, comp, Impl::SortPath::automatic);
 }
 
@@ -304,7 +306,7 @@ KOKKOS_INLINE_FUNCTION void sort_thread(const Member& member, const KeyView& key
   while (block < n) block *= 2;
   const Impl::ViewTile<C, KeyView, Impl::NoValueView> tile{keys, {}, n};
   Impl::team_block_sort<1, R, false, typename C::Bits, Impl::NoValue>(member, tile, block, n,
-                                                                       Order{});
+                                                                      Order{});
 }
 
 /// Scratch bytes sort_team, sort_by_key_team and sort_thread need from the caller: none. (To

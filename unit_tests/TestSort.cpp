@@ -64,7 +64,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> multiset(const std::vector<
 // A correct unstable sort: the output is sorted under the oracle's order and holds the same
 // records as the input.
 template <class T, class V, class OracleComp>
-::testing::AssertionResult sorted_permutation(const std::vector<T>& in_k, const std::vector<V>& in_v,
+::testing::AssertionResult sorted_permutation(const std::vector<T>& in_k,
+                                              const std::vector<V>& in_v,
                                               const std::vector<T>& out_k,
                                               const std::vector<V>& out_v, OracleComp comp) {
   if (out_k.size() != in_k.size()) return ::testing::AssertionFailure() << "sizes differ";
@@ -81,8 +82,9 @@ template <class T, class V, class OracleComp>
 
 template <class T>
 std::size_t block_of() {
-  return std::size_t(Ordo::Impl::SortTypes<ExecSpace, typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits,
-                                           Ordo::Impl::NoValue>::block);
+  return std::size_t(
+      Ordo::Impl::SortTypes<ExecSpace, typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits,
+                            Ordo::Impl::NoValue>::block);
 }
 
 // Sizes across the slab, block and merge-pass boundaries (and the host chunk grain).
@@ -285,21 +287,24 @@ TEST(SortErrors, ClearMessagesAndInputsUnchanged) {
   const std::vector<std::uint32_t> k = {3, 1, 2};
   auto keys = to_device(k);
   auto values = DeviceView<std::uint32_t>("values", 2);
-  EXPECT_NE(error_of([&] { Ordo::sort_by_key(keys, values); })
-                .find("Ordo::sort_by_key: values has 2 elements, needs 3"),
+  EXPECT_NE(error_of([&] {
+              Ordo::sort_by_key(keys, values);
+            }).find("Ordo::sort_by_key: values has 2 elements, needs 3"),
             std::string::npos);
   EXPECT_NE(error_of([&] { Ordo::sort_by_key(keys, keys); }).find("aliases"), std::string::npos);
   auto perm = DeviceView<std::int32_t>("perm", 2);
-  EXPECT_NE(error_of([&] { Ordo::sort_permutation(keys, perm); })
-                .find("Ordo::sort_permutation: perm has 2 elements, needs 3"),
+  EXPECT_NE(error_of([&] {
+              Ordo::sort_permutation(keys, perm);
+            }).find("Ordo::sort_permutation: perm has 2 elements, needs 3"),
             std::string::npos);
   auto small = DeviceView<std::int8_t>("perm8", 300);
   auto many = DeviceView<std::uint32_t>("many", 300);
   EXPECT_NE(error_of([&] { Ordo::sort_permutation(many, small); }).find("cannot hold 299"),
             std::string::npos);
   auto p3 = DeviceView<std::int32_t>("p3", 3);
-  EXPECT_NE(error_of([&] { Ordo::apply_permutation(p3, values); })
-                .find("Ordo::apply_permutation: a permuted View has 2 elements"),
+  EXPECT_NE(error_of([&] {
+              Ordo::apply_permutation(p3, values);
+            }).find("Ordo::apply_permutation: a permuted View has 2 elements"),
             std::string::npos);
   ASSERT_TRUE(bitwise_equal(k, to_host(keys)));
 }
@@ -355,7 +360,8 @@ void check_team(const std::vector<std::size_t>& lengths, int mode, int team_size
   const std::int64_t segments = lengths.size();
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = Policy::member_type;
-  using Scratch = Kokkos::View<T*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Scratch =
+      Kokkos::View<T*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
   const int ts = on_host ? 1 : team_size;
   if (mode == 3) {
@@ -402,7 +408,8 @@ void check_team(const std::vector<std::size_t>& lengths, int mode, int team_size
     ASSERT_TRUE(sorted_permutation(ik, iv, ok, ov, OracleLess<T>{}))
         << "segment " << s << " of length " << lengths[s] << ", mode " << mode;
     if (mode == 1) {
-      for (std::size_t i = 0; i < ok.size(); ++i) ASSERT_TRUE(bitwise_equal(std::vector<T>{in[ov[i]]}, std::vector<T>{ok[i]}));
+      for (std::size_t i = 0; i < ok.size(); ++i)
+        ASSERT_TRUE(bitwise_equal(std::vector<T>{in[ov[i]]}, std::vector<T>{ok[i]}));
     }
   }
 }

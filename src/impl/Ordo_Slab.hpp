@@ -90,7 +90,8 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_half(K (&k)[R], V (&v)[R], const Order& or
   if constexpr (D > 0) {
     ORDO_SLAB_UNROLL
     for (int r = 0; r < R; ++r) {
-      if ((r & D) == 0 && first + r + D < count) compare_exchange(k[r], v[r], k[r + D], v[r + D], order);
+      if ((r & D) == 0 && first + r + D < count)
+        compare_exchange(k[r], v[r], k[r + D], v[r + D], order);
     }
     lane_half<R, D / 2>(k, v, order, first, count);
   }

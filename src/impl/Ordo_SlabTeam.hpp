@@ -89,8 +89,8 @@ struct NoValueView {
 
 // Sorts block positions [0, block) of `tile`, of which [0, count) hold elements (block: a power
 // of two, at least R). WholeTeam: every thread of the team calls it, slabs spread over the team's
-// threads, and it ends with a team barrier; otherwise one thread's vector lanes run it (sort_thread),
-// with the vector-lane synchronization that ends every ThreadVectorRange loop.
+// threads, and it ends with a team barrier; otherwise one thread's vector lanes run it
+// (sort_thread), with the vector-lane synchronization that ends every ThreadVectorRange loop.
 template <int W, int R, bool WholeTeam, class K, class V, class Member, class Tile, class Order>
 KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& tile,
                                             std::int64_t block, std::int64_t count,

@@ -193,11 +193,10 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
     if constexpr (decltype(use_seam)::value && std::is_unsigned_v<K>) {
 #if defined(ORDO_CUDA_SLAB)
-      Kokkos::parallel_for(
-          "Ordo::sort::blocks",
-          Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs * 32)
-              .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-          SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n});
+      Kokkos::parallel_for("Ordo::sort::blocks",
+                           Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs * 32)
+                               .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                           SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n});
 #endif
     } else {
       Kokkos::parallel_for(
@@ -216,7 +215,9 @@ template <class View>
 struct Shifted {
   View view;
   std::int64_t offset;
-  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(std::int64_t i) const { return view(offset + i); }
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(std::int64_t i) const {
+    return view(offset + i);
+  }
 };
 
 // Tile t of a merge pass: the pass pairs runs A = [a0, a0 + na) and B = [a0 + run, ... + nb),
@@ -300,8 +301,7 @@ struct SortMergeTiles {
   }
 };
 
-template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
-          class Less>
+template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink, class Less>
 void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
                      const ValueView& values, const Sink& sink, const Less& less) {
   using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
@@ -312,10 +312,11 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
                                  Sink, Part, Less>;
-    Kokkos::parallel_for(label,
-                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size)
-                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
-                         Tiles{keys, values, sink, part, n, run, less});
+    Kokkos::parallel_for(
+        label,
+        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size)
+            .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
+        Tiles{keys, values, sink, part, n, run, less});
   };
   if (tiles <= Tuning::fused_max_tiles) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
@@ -357,8 +358,8 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   const KeyBuf k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
   const KeyBuf k1 = passes > 1 ? workspace<K>(space, n, WorkspaceSlot::sort_keys1) : KeyBuf();
   const ValueBuf v0 = workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values0);
-  const ValueBuf v1 = passes > 1 ? workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values1)
-                                 : ValueBuf();
+  const ValueBuf v1 =
+      passes > 1 ? workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values1) : ValueBuf();
   auto buffer_ends = [&](const KeyBuf& k, const ValueBuf& v) {
     if constexpr (with_values) {
       return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{v}};
@@ -539,7 +540,8 @@ void apply_permutation_impl(const ExecSpace& space, const PermView& perm, const 
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using Pack = PermutedViews<Views...>;
   const Pack pack(views...);
-  Kokkos::parallel_for("Ordo::apply_permutation::save", Range(space, 0, n), SavePermuted<Pack>{pack});
+  Kokkos::parallel_for("Ordo::apply_permutation::save", Range(space, 0, n),
+                       SavePermuted<Pack>{pack});
   Kokkos::parallel_for("Ordo::apply_permutation::gather", Range(space, 0, n),
                        GatherPermuted<Pack, PermView>{pack, perm});
 }

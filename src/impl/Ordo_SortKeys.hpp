@@ -59,11 +59,11 @@ struct TypedLess {
 };
 
 template <class Key, class Comp>
-struct Codec<Key, Comp,
-             std::enable_if_t<is_transformable_key_v<Key> &&
-                              (is_less_v<Comp> || is_greater_v<Comp> ||
-                               std::is_same_v<Comp, less<Key>> ||
-                               std::is_same_v<Comp, greater<Key>>)>> {
+struct Codec<
+    Key, Comp,
+    std::enable_if_t<is_transformable_key_v<Key> &&
+                     (is_less_v<Comp> || is_greater_v<Comp> || std::is_same_v<Comp, less<Key>> ||
+                      std::is_same_v<Comp, greater<Key>>)>> {
   static constexpr bool encoded = true;
   static constexpr bool descending = is_greater_v<Comp> || std::is_same_v<Comp, greater<Key>>;
   using Bits = typename UnsignedOf<sizeof(Key)>::type;
@@ -71,7 +71,8 @@ struct Codec<Key, Comp,
   static constexpr int top = 8 * sizeof(Key) - 1;
   static constexpr Bits sign = Bits(1) << top;
   // Mantissa bits of float/double: -inf's image before the rotation.
-  static constexpr Bits rotation = sizeof(Key) == 4 ? Bits(0x007FFFFFu) : Bits(0x000FFFFFFFFFFFFFull);
+  static constexpr Bits rotation =
+      sizeof(Key) == 4 ? Bits(0x007FFFFFu) : Bits(0x000FFFFFFFFFFFFFull);
   static constexpr Bits padding = ~Bits(0);
 
   KOKKOS_INLINE_FUNCTION static Bits encode(const Key& k) {

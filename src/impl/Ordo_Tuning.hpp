@@ -62,13 +62,13 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
-// Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key of
-// KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per block:
-// slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are merged by
-// merge passes (MergeTuning's tiles). team_lanes / team_regs shape the portable team-level sorts
-// (sort_team and friends); seam_team_regs is the most registers per lane the CUDA seam of the
-// team-level sorts holds (larger segments take the portable network). Host backends sort one
-// chunk per thread with the standard library, no smaller than host_grain, then merge.
+// Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
+// of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
+// block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
+// merged by merge passes (MergeTuning's tiles). team_lanes / team_regs shape the portable
+// team-level sorts (sort_team and friends); seam_team_regs is the most registers per lane the CUDA
+// seam of the team-level sorts holds (larger segments take the portable network). Host backends
+// sort one chunk per thread with the standard library, no smaller than host_grain, then merge.
 template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning {
   static constexpr int slabs = 1;
