@@ -80,6 +80,33 @@ struct ViewTile {
   }
 };
 
+// The compare-exchange of positions i < j of a tile: exchanges when j's record orders first.
+template <class K, class V, class Tile, class Order>
+KOKKOS_INLINE_FUNCTION void exchange_pair(const Tile& tile, std::int64_t i, std::int64_t j,
+                                          const Order& order) {
+  K ki, kj;
+  V vi, vj;
+  tile.get(i, ki, vi);
+  tile.get(j, kj, vj);
+  if (order(kj, vj, ki, vi)) {
+    tile.set(i, kj, vj);
+    tile.set(j, ki, vi);
+  }
+}
+
+// A team stores block positions [0, count) of a tile to sink positions base + [0, count).
+template <class K, class V, class Member, class Tile, class Sink>
+KOKKOS_INLINE_FUNCTION void store_tile(const Member& member, const Tile& tile, const Sink& sink,
+                                       std::int64_t base, std::int64_t count) {
+  Kokkos::parallel_for(Kokkos::TeamVectorRange(member, count), [&](std::int64_t e) {
+    K k;
+    V v;
+    tile.get(e, k, v);
+    sink.keys.store(base + e, k);
+    sink.values.store(base + e, v);
+  });
+}
+
 // A View-shaped stand-in for "no values".
 struct NoValueView {
   using non_const_value_type = NoValue;
@@ -124,15 +151,7 @@ KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& ti
     auto pair = [&](std::int64_t p) {
       std::int64_t i, j;
       pair_of(p, i, j);
-      if (j >= count) return;
-      K ki, kj;
-      V vi, vj;
-      tile.get(i, ki, vi);
-      tile.get(j, kj, vj);
-      if (order(kj, vj, ki, vi)) {
-        tile.set(i, kj, vj);
-        tile.set(j, ki, vi);
-      }
+      if (j < count) exchange_pair<K, V>(tile, i, j, order);
     };
     if constexpr (WholeTeam) {
       Kokkos::parallel_for(Kokkos::TeamVectorRange(member, block / 2), pair);

@@ -123,13 +123,7 @@ struct SortBlocks {
     });
     member.team_barrier();
     team_block_sort<Tuning::lanes, Tuning::regs, true, K, V>(member, tile, block, count, order);
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, count), [&](std::int64_t e) {
-      K k;
-      V v;
-      tile.get(e, k, v);
-      sink.keys.store(base + e, k);
-      sink.values.store(base + e, v);
-    });
+    store_tile<K, V>(member, tile, sink, base, count);
   }
 };
 
@@ -169,13 +163,7 @@ struct SortBlocksSeam {
       }
     }
     CudaSeam::block_sort(k, v, tile, Tuning::slabs, order);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](std::int64_t e) {
-      K key;
-      V value;
-      tile.get(e, key, value);
-      sink.keys.store(base + e, key);
-      sink.values.store(base + e, value);
-    });
+    store_tile<K, V>(member, tile, sink, base, count);
 #else
     (void)member;
 #endif

@@ -15,6 +15,7 @@
 
 #include <Ordo_Config.hpp>
 #include <impl/Ordo_Slab.hpp>
+#include <impl/Ordo_SlabTeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -141,16 +142,7 @@ __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int th
   for (int c = thread; c < columns; c += threads) {
     const int g = c / Slab, q = c % Slab;
     auto pos = [&](int t) { return (g * group + t) * Slab + (2 * t < group ? q : Slab - 1 - q); };
-    auto pair = [&](int i, int j) {
-      K ki, kj;
-      V vi, vj;
-      x.get(i, ki, vi);
-      x.get(j, kj, vj);
-      if (order(kj, vj, ki, vi)) {
-        x.set(i, kj, vj);
-        x.set(j, ki, vi);
-      }
-    };
+    auto pair = [&](int i, int j) { exchange_pair<K, V>(x, i, j, order); };
     for (int t = 0; 2 * t < group; ++t) pair(pos(t), pos(group - 1 - t));
     for (int d = group / 4; d >= 1; d /= 2) {
       for (int t = 0; t < group; ++t) {
