@@ -17,15 +17,21 @@ namespace Ordo {
 
 namespace Impl {
 
+// Sorts carry 32-bit input positions (stable forms, sort_permutation).
+template <class KeyView>
+void check_sort_size(const char* fn, const KeyView& keys) {
+  if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
+    fail(fn, "keys has " + std::to_string(keys.extent(0)) +
+                 " elements, at most 2^32 - 2 are supported");
+  }
+}
+
 template <class ExecSpace, class KeyView>
 void check_sort_keys(const char* fn, const KeyView& keys) {
   static_check_views<ExecSpace, KeyView>();
   static_assert(!std::is_const_v<typename KeyView::value_type>, "Ordo: keys are sorted in place");
   check_all_reachable<ExecSpace>(fn, "keys", keys);
-  if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
-    fail(fn, "keys has " + std::to_string(keys.extent(0)) +
-                 " elements, at most 2^32 - 2 are supported");
-  }
+  check_sort_size(fn, keys);
 }
 
 template <class ExecSpace, class KeyView, class ValueView>
@@ -177,8 +183,7 @@ void sort_permutation(const ExecSpace& space, const KeyView& keys, const PermVie
   Impl::check_index_output<ExecSpace>(fn, "perm", perm, keys.extent(0),
                                       keys.extent(0) ? keys.extent(0) - 1 : 0);
   Impl::check_no_alias(fn, "perm", perm, "keys", keys);
-  if (keys.extent(0) >= (std::size_t(1) << 32) - 1)
-    Impl::fail(fn, "at most 2^32 - 2 keys are supported");
+  Impl::check_sort_size(fn, keys);
   Impl::stable_permutation(space, keys, perm, Impl::NoEnd{}, comp, Impl::SortPath::automatic);
 }
 
@@ -228,11 +233,11 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
   using V = typename ValueView::non_const_value_type;
   using Order = RecordOrder<typename Codec::Less, false>;
   const std::int64_t n = keys.extent(0);
+  member.team_barrier();  // the team's last writes to keys are in
   if (n < 2) return;
   const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
-  member.team_barrier();  // the team's last writes to keys are in
 #if defined(__CUDA_ARCH__) && defined(ORDO_CUDA_SLAB)
-  using Tuning = SortTuning<Kokkos::Cuda, sizeof(K), std::is_same_v<V, NoValue> ? 0 : sizeof(V)>;
+  using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
   if constexpr (Codec::encoded) {
     const int threads = blockDim.x * blockDim.y;
     int warps = 1;
@@ -241,8 +246,7 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
       constexpr int R = decltype(regs)::value;
       constexpr std::int64_t slab = 32 * R;
       if (threads % 32 != 0 || R > Tuning::seam_team_regs || n > warps * slab) return false;
-      std::int64_t slabs = 1;
-      while (slabs * slab < n) slabs *= 2;
+      const std::int64_t slabs = network_size(n, slab) / slab;
       const int thread = threadIdx.y * blockDim.x + threadIdx.x;
       const std::int64_t first = std::int64_t(thread / 32) * slab + (thread % 32) * R;
       const bool full = n == slabs * slab;
@@ -261,11 +265,9 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
     }
   }
 #endif
-  constexpr int W = SortTuning<Kokkos::DefaultHostExecutionSpace, 4, 0>::team_lanes;
-  constexpr int R = SortTuning<Kokkos::DefaultHostExecutionSpace, 4, 0>::team_regs;
-  std::int64_t block = R;
-  while (block < n) block *= 2;
-  team_block_sort<W, R, true, K, V>(member, tile, block, n, Order{});
+  constexpr int R = TeamSortTuning::regs;
+  team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n,
+                                                        Order{});
 }
 
 }  // namespace Impl
@@ -301,12 +303,10 @@ KOKKOS_INLINE_FUNCTION void sort_thread(const Member& member, const KeyView& key
   using Order = Impl::RecordOrder<typename C::Less, false>;
   const std::int64_t n = keys.extent(0);
   if (n < 2) return;
-  constexpr int R = Impl::SortTuning<Kokkos::DefaultHostExecutionSpace, 4, 0>::team_regs;
-  std::int64_t block = R;
-  while (block < n) block *= 2;
+  constexpr int R = Impl::TeamSortTuning::regs;
   const Impl::ViewTile<C, KeyView, Impl::NoValueView> tile{keys, {}, n};
-  Impl::team_block_sort<1, R, false, typename C::Bits, Impl::NoValue>(member, tile, block, n,
-                                                                      Order{});
+  Impl::team_block_sort<1, R, false, typename C::Bits, Impl::NoValue>(
+      member, tile, Impl::network_size(n, R), n, Order{});
 }
 
 /// Scratch bytes sort_team, sort_by_key_team and sort_thread need from the caller: none. (To

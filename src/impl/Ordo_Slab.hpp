@@ -108,6 +108,13 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_sort(K (&k)[R], V (&v)[R], const Order& or
   }
 }
 
+// The smallest power-of-two multiple of `from` (a power of two) that is at least n: the block of
+// positions a network over n elements runs on.
+KOKKOS_INLINE_FUNCTION std::int64_t network_size(std::int64_t n, std::int64_t from) {
+  while (from < n) from *= 2;
+  return from;
+}
+
 // The positions (i, j) of pair p of a stage.
 KOKKOS_INLINE_FUNCTION void flip_pair(std::int64_t p, std::int64_t size, std::int64_t& i,
                                       std::int64_t& j) {

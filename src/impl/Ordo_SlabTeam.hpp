@@ -111,7 +111,6 @@ KOKKOS_INLINE_FUNCTION void store_tile(const Member& member, const Tile& tile, c
 struct NoValueView {
   using non_const_value_type = NoValue;
   KOKKOS_INLINE_FUNCTION NoValue operator()(std::int64_t) const { return {}; }
-  KOKKOS_INLINE_FUNCTION std::size_t extent(int) const { return 0; }
 };
 
 // Sorts block positions [0, block) of `tile`, of which [0, count) hold elements (block: a power

@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 namespace Ordo::Impl {
@@ -382,16 +381,17 @@ struct HostRecord {
 template <class K, class V>
 using HostRecordOf = std::conditional_t<std::is_same_v<V, NoValue>, K, HostRecord<K, V>>;
 
+// Host records order by key: plain keys as they are, key-value records by their key.
 template <class Less>
 struct HostRecordLess {
   Less less;
   template <class K>
   bool operator()(const K& a, const K& b) const {
-    if constexpr (std::is_class_v<K> && !std::is_invocable_v<Less, K, K>) {
-      return less(a.key, b.key);
-    } else {
-      return less(a, b);
-    }
+    return less(a, b);
+  }
+  template <class K, class V>
+  bool operator()(const HostRecord<K, V>& a, const HostRecord<K, V>& b) const {
+    return less(a.key, b.key);
   }
 };
 
@@ -400,7 +400,7 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
                const Less& key_less, bool stable) {
   using Rec = HostRecordOf<K, V>;
   using Buf = SortBuffer<ExecSpace, Rec>;
-  using Tuning = SortTuning<ExecSpace, sizeof(K), std::is_same_v<V, NoValue> ? 0 : sizeof(V)>;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const HostRecordLess<Less> less{key_less};
   Buf a = workspace<Rec>(space, n, WorkspaceSlot::sort_keys0);

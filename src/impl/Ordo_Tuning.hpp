@@ -65,19 +65,23 @@ struct CompactTuning {
 // Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
 // of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
 // block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
-// merged by merge passes (MergeTuning's tiles). team_lanes / team_regs shape the portable
-// team-level sorts (sort_team and friends); seam_team_regs is the most registers per lane the CUDA
-// seam of the team-level sorts holds (larger segments take the portable network). Host backends
-// sort one chunk per thread with the standard library, no smaller than host_grain, then merge.
+// merged by merge passes (MergeTuning's tiles). Host backends sort one chunk per thread with the
+// standard library, no smaller than host_grain, then merge (their block shape serves the tests of
+// the portable network). On CUDA, seam_team_regs is the most registers per lane the seam of the
+// team-level sorts holds (larger segments take the portable network).
 template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning {
   static constexpr int slabs = 1;
   static constexpr int lanes = 1;
   static constexpr int regs = 16;
-  static constexpr int team_lanes = 1;
-  static constexpr int team_regs = 4;
-  static constexpr int seam_team_regs = 16;
   static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
+};
+
+// The portable network of the team-level sorts (sort_team and friends), which run inside users'
+// kernels on any backend: lanes per slab and registers per lane.
+struct TeamSortTuning {
+  static constexpr int lanes = 1;
+  static constexpr int regs = 4;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -87,10 +91,7 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int lanes = 32;
   // Registers per lane: the block's records in scratch stay under 48 KiB.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  static constexpr int team_lanes = 32;
-  static constexpr int team_regs = 4;
-  static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
+  static constexpr int seam_team_regs = regs;
 };
 
 template <>
