@@ -81,11 +81,11 @@ struct MergeTiles {
     KeyTile tile(member.team_scratch(0), tile_size + 1);
     IndexTile from;
     if constexpr (Values::enabled) from = IndexTile(member.team_scratch(0), tile_size);
-    team_merge_tile<VT>(member, a, a0, na, b, b0, nb, tile, from, comp,
-                        [&](int i, const Key& key, bool from_a, std::int64_t src) {
-                          out(begin + i) = key;
-                          values.gather(begin + i, from_a, src);
-                        });
+    team_merge_tile<VT, Values::enabled>(member, a, a0, na, b, b0, nb, tile, from, comp,
+                                         [&](int i, const Key& key, bool from_a, std::int64_t src) {
+                                           out(begin + i) = key;
+                                           values.gather(begin + i, from_a, src);
+                                         });
   }
 };
 

@@ -20,9 +20,12 @@
 // networks, the pair enumeration of a stage, and the padded scratch index that keeps the lane
 // columns free of bank conflicts (one spare word per 32, the patent's padding formula).
 
+#include <impl/Ordo_SortKeys.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define ORDO_SLAB_UNROLL _Pragma("unroll")
@@ -54,6 +57,13 @@ struct RecordOrder {
   }
 };
 
+// Orders under which a compare-exchange is a plain min and max: unstable, `<` on integer keys, no
+// values (every encoded key type sorting without values). The networks use min / max there, one
+// instruction per register instead of a compare and selects.
+template <class Order, class K, class V>
+inline constexpr bool min_max_order_v = std::is_same_v<Order, RecordOrder<TypedLess<K>, false>>&&
+    std::is_integral_v<K>&& std::is_same_v<V, NoValue>;
+
 // The element count of a guarded network, or NoBound where padding holds keys that order after
 // every element (the CUDA seam pads encoded keys with the all-ones word), so no guard is needed.
 struct NoBound {};
@@ -61,14 +71,20 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr bool operator<(std::int64_t, NoBound) { re
 
 template <class K, class V, class Order>
 KOKKOS_FORCEINLINE_FUNCTION void compare_exchange(K& ki, V& vi, K& kj, V& vj, const Order& order) {
-  const bool swap = order(kj, vj, ki, vi);
-  const K k = swap ? kj : ki;
-  kj = swap ? ki : kj;
-  ki = k;
-  if constexpr (!std::is_same_v<V, NoValue>) {
-    const V v = swap ? vj : vi;
-    vj = swap ? vi : vj;
-    vi = v;
+  if constexpr (min_max_order_v<Order, K, V>) {
+    const K lo = kj < ki ? kj : ki;
+    kj = kj < ki ? ki : kj;
+    ki = lo;
+  } else {
+    const bool swap = order(kj, vj, ki, vi);
+    const K k = swap ? kj : ki;
+    kj = swap ? ki : kj;
+    ki = k;
+    if constexpr (!std::is_same_v<V, NoValue>) {
+      const V v = swap ? vj : vi;
+      vj = swap ? vi : vj;
+      vi = v;
+    }
   }
 }
 
@@ -131,7 +147,11 @@ KOKKOS_INLINE_FUNCTION void half_pair(std::int64_t p, std::int64_t d, std::int64
 
 // Scratch index of position e: one spare word after every 32, so that lanes storing their columns
 // (stride R) and threads reading consecutive positions hit distinct banks.
-KOKKOS_INLINE_FUNCTION constexpr std::int64_t padded(std::int64_t e) { return e + (e >> 5); }
+// (In the index type of the caller: 32-bit inside a team's block.)
+template <class Index>
+KOKKOS_INLINE_FUNCTION constexpr Index padded(Index e) {
+  return e + (e >> 5);
+}
 
 // Elements of scratch a block of `positions` needs per key (or value) array.
 KOKKOS_INLINE_FUNCTION constexpr std::int64_t padded_size(std::int64_t positions) {

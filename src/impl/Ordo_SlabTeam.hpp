@@ -44,11 +44,13 @@ struct ScratchTile {
     // get_shmem aligns each piece; leave room for it.
     return (sizeof(K) + (std::is_same_v<V, NoValue> ? 0 : sizeof(V))) * padded_size(block) + 64;
   }
-  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
+  template <class Index>
+  KOKKOS_FORCEINLINE_FUNCTION void get(Index e, K& k, V& v) const {
     k = keys[padded(e)];
     if constexpr (!std::is_same_v<V, NoValue>) v = values[padded(e)];
   }
-  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
+  template <class Index>
+  KOKKOS_FORCEINLINE_FUNCTION void set(Index e, const K& k, const V& v) const {
     keys[padded(e)] = k;
     if constexpr (!std::is_same_v<V, NoValue>) values[padded(e)] = v;
   }
@@ -81,9 +83,8 @@ struct ViewTile {
 };
 
 // The compare-exchange of positions i < j of a tile: exchanges when j's record orders first.
-template <class K, class V, class Tile, class Order>
-KOKKOS_INLINE_FUNCTION void exchange_pair(const Tile& tile, std::int64_t i, std::int64_t j,
-                                          const Order& order) {
+template <class K, class V, class Tile, class Index, class Order>
+KOKKOS_INLINE_FUNCTION void exchange_pair(const Tile& tile, Index i, Index j, const Order& order) {
   K ki, kj;
   V vi, vj;
   tile.get(i, ki, vi);

@@ -92,6 +92,10 @@ KOKKOS_INLINE_FUNCTION V padding_value() {
   }
 }
 
+// The element type of a value buffer (char where no values move: such buffers stay empty).
+template <class V>
+using StoredValue = std::conditional_t<std::is_same_v<V, NoValue>, char, V>;
+
 // ---- block kernels ---------------------------------------------------------------------------
 
 template <class ExecSpace, class K, class V>
@@ -105,14 +109,12 @@ template <class ExecSpace, class K, class V, class Source, class Sink, class Ord
 struct SortBlocks {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  static constexpr std::int64_t block_size = SortTypes<ExecSpace, K, V>::block;
   Source source;
   Sink sink;
   Order order;
-  std::int64_t n;
+  std::int64_t n, block;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t block = block_size;
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     const auto tile = ScratchTile<K, V>::allocate(member, block);
@@ -133,15 +135,13 @@ struct SortBlocksSeam {
   using Member = Kokkos::TeamPolicy<Kokkos::Cuda>::member_type;
   using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
   static constexpr int R = Tuning::regs;
-  static constexpr std::int64_t block_size = SortTypes<Kokkos::Cuda, K, V>::block;
   Source source;
   Sink sink;
   Order order;
-  std::int64_t n;
+  std::int64_t n, block;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(__CUDA_ARCH__)
-    const std::int64_t block = block_size;
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     const bool full = count == block;
@@ -161,7 +161,7 @@ struct SortBlocksSeam {
         v[r] = padding_value<V>();
       }
     }
-    CudaSeam::block_sort(k, v, tile, Tuning::slabs, order);
+    CudaSeam::block_sort(k, v, tile, block / (32 * R), order);
     store_tile<K, V>(member, tile, sink, base, count);
 #else
     (void)member;
@@ -170,27 +170,38 @@ struct SortBlocksSeam {
 };
 #endif
 
+// Slabs per block: SortTuning's, or as few as hold all n records when one block does (a small
+// sort's one team then runs a shorter network with fewer warps).
+template <class Tuning>
+std::int64_t block_slabs(std::int64_t n) {
+  std::int64_t slabs = 1;
+  while (slabs < Tuning::slabs && slabs * Tuning::lanes * Tuning::regs < n) slabs *= 2;
+  return slabs;
+}
+
 template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
 void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                  const Order& order, bool seam) {
-  using Types = SortTypes<ExecSpace, K, V>;
-  using Tuning = typename Types::Tuning;
-  const std::int64_t blocks = (n + Types::block - 1) / Types::block;
-  const std::size_t bytes = ScratchTile<K, V>::bytes(Types::block);
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  const std::int64_t slabs = block_slabs<Tuning>(n);
+  const std::int64_t block = slabs * Tuning::lanes * Tuning::regs;
+  const std::int64_t blocks = (n + block - 1) / block;
+  const std::size_t bytes = ScratchTile<K, V>::bytes(block);
   with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
     if constexpr (decltype(use_seam)::value && std::is_unsigned_v<K>) {
 #if defined(ORDO_CUDA_SLAB)
-      Kokkos::parallel_for("Ordo::sort::blocks",
-                           Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs * 32)
-                               .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-                           SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n});
+      Kokkos::parallel_for(
+          "Ordo::sort::blocks",
+          Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs) * 32)
+              .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+          SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n, block});
 #endif
     } else {
       Kokkos::parallel_for(
           "Ordo::sort::blocks",
-          Kokkos::TeamPolicy<ExecSpace>(space, blocks, Tuning::slabs, Tuning::lanes)
+          Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs), Tuning::lanes)
               .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-          SortBlocks<ExecSpace, K, V, Source, Sink, Order>{source, sink, order, n});
+          SortBlocks<ExecSpace, K, V, Source, Sink, Order>{source, sink, order, n, block});
     }
   });
 }
@@ -247,6 +258,7 @@ struct SortMergeTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   using KeyTile = Kokkos::View<K*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ValueTile = Kokkos::View<StoredValue<V>*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
 
   KeyView keys;
@@ -258,7 +270,8 @@ struct SortMergeTiles {
 
   static std::size_t scratch_bytes(int team_size) {
     const std::size_t tile = std::size_t(team_size) * VT;
-    return KeyTile::shmem_size(tile + 1) + (with_values ? IndexTile::shmem_size(tile) : 0);
+    return KeyTile::shmem_size(tile + 1) +
+           (with_values ? IndexTile::shmem_size(tile) + ValueTile::shmem_size(tile) : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
@@ -277,14 +290,26 @@ struct SortMergeTiles {
       a_hi = p.last ? p.na : part(member.league_rank() + 1);
     }
     const int na = int(a_hi - a_lo), nb = count - na;
+    const std::int64_t a_first = p.a0 + a_lo, b_first = p.a0 + run + (diag - a_lo);
     KeyTile tile(member.team_scratch(0), tile_size + 1);
     IndexTile from;
-    if constexpr (with_values) from = IndexTile(member.team_scratch(0), tile_size);
-    team_merge_tile<VT>(member, keys, p.a0 + a_lo, na, keys, p.a0 + run + (diag - a_lo), nb, tile,
-                        from, less, [&](int i, const K& key, bool, std::int64_t src) {
-                          sink.keys.store(begin + i, key);
-                          if constexpr (with_values) sink.values.store(begin + i, values(src));
-                        });
+    ValueTile staged;
+    if constexpr (with_values) {
+      // The tile's values are staged in scratch with the same coalesced loads as its keys, so
+      // that the stores below gather from scratch rather than chain global loads.
+      from = IndexTile(member.team_scratch(0), tile_size);
+      staged = ValueTile(member.team_scratch(0), tile_size);
+      tile_load<VT>(member, values, a_first, na, values, b_first, nb, staged);
+    }
+    team_merge_tile<VT, with_values>(
+        member, keys, a_first, na, keys, b_first, nb, tile, from, less,
+        [&](int i, const K& key, bool from_a, std::int64_t src) {
+          sink.keys.store(begin + i, key);
+          if constexpr (with_values) {
+            sink.values.store(begin + i,
+                              staged(from_a ? int(src - a_first) : na + int(src - b_first)));
+          }
+        });
   }
 };
 
@@ -296,14 +321,26 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
   const std::int64_t tiles = (n + 2 * run - 1) / (2 * run) * ((2 * run + tile - 1) / tile);
   using Part = PartitionView<ExecSpace>;
+  // Large keys-only passes (DRAM-bound) run with launch bounds that trade registers for more
+  // resident tiles; smaller ones (L2-resident, latency-bound) without.
+  using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
                                  Sink, Part, Less>;
-    Kokkos::parallel_for(
-        label,
-        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size)
-            .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
-        Tiles{keys, values, sink, part, n, run, less});
+    auto run_policy = [&](auto policy) {
+      Kokkos::parallel_for(
+          label,
+          policy.set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
+          Tiles{keys, values, sink, part, n, run, less});
+    };
+    if constexpr (SortTune::bounded_merge_from < SortTune::never) {
+      if (n >= SortTune::bounded_merge_from) {
+        using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
+        run_policy(Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size));
+        return;
+      }
+    }
+    run_policy(Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size));
   };
   if (tiles <= Tuning::fused_max_tiles) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
@@ -321,9 +358,6 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
 
 template <class ExecSpace, class T>
 using SortBuffer = WorkspaceView<T, ExecSpace>;
-
-template <class V>
-using StoredValue = std::conditional_t<std::is_same_v<V, NoValue>, char, V>;
 
 // Sorts n records from `source` into `sink` under `order` (on keys K, values V).
 template <class ExecSpace, class K, class V, class Source, class Sink, class Order>

@@ -114,12 +114,12 @@ KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int 
 }
 
 // The team merges one tile: outputs [0, na + nb) from A = a[a0, a0 + na) and
-// B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); `from` (nb + na slots, or an empty
-// View when no values move) records each output's tile source. store(i, key, from_a, index) is
-// called once per output i with the key and, for values, where it came from (index into a or b);
-// consecutive threads take consecutive i.
-template <int VT, class Member, class AView, class BView, class TileView, class FromView,
-          class Comp, class Store>
+// B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); with WithFrom (values move), `from`
+// (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called once
+// per output i with the key and, with WithFrom, where it came from (index into a or b; otherwise
+// from_a is true and index a0); consecutive threads take consecutive i.
+template <int VT, bool WithFrom, class Member, class AView, class BView, class TileView,
+          class FromView, class Comp, class Store>
 KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
                                             int na, const BView& b, std::int64_t b0, int nb,
                                             const TileView& tile, const FromView& from,
@@ -143,8 +143,7 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a
   for (int k = 0; k < VT; ++k) {
     if (k < mine) tile(diag + k) = keys[k];
   }
-  const bool with_from = from.extent(0) > 0;
-  if (with_from) {
+  if constexpr (WithFrom) {
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {
       if (k < mine) from(diag + k) = src[k];
@@ -152,8 +151,12 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a
   }
   member.team_barrier();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
-    const int s = with_from ? from(i) : 0;
-    store(i, tile(i), s < na, s < na ? a0 + s : b0 + (s - na));
+    if constexpr (WithFrom) {
+      const int s = from(i);
+      store(i, tile(i), s < na, s < na ? a0 + s : b0 + (s - na));
+    } else {
+      store(i, tile(i), true, a0);
+    }
   });
 }
 

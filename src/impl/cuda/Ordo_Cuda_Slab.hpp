@@ -60,13 +60,21 @@ __device__ __forceinline__ T shfl_xor(const T& x, int mask) {
 }
 
 // The lane keeps the partner's record when the pair exchanges: the pair is (lower lane's
-// position, upper lane's position) and exchanges when the upper record orders first.
+// position, upper lane's position) and exchanges when the upper record orders first. (Written so
+// that the lane's side stays a predicate: min or max for plain keys, else two compares and one
+// predicate operation, not a materialized bool per register.)
 template <class K, class V, class Order>
 __device__ __forceinline__ void keep(K& k, V& v, const K& a, const V& va, bool lower,
                                      const Order& order) {
-  const bool take = lower ? order(a, va, k, v) : order(k, v, a, va);
-  k = take ? a : k;
-  if constexpr (!std::is_same_v<V, NoValue>) v = take ? va : v;
+  if constexpr (min_max_order_v<Order, K, V>) {
+    const K lo = a < k ? a : k, hi = a < k ? k : a;
+    k = lower ? lo : hi;
+  } else {
+    const bool a_first = order(a, va, k, v), k_first = order(k, v, a, va);
+    const bool take = (lower && a_first) || (!lower && k_first);
+    k = take ? a : k;
+    if constexpr (!std::is_same_v<V, NoValue>) v = take ? va : v;
+  }
 }
 
 // Slab flip merge: lane l's register r pairs with lane l ^ mask's register R - 1 - r.
@@ -118,14 +126,13 @@ __device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const 
 // position e (the accessor maps it to padded scratch, or to the user's View).
 template <int R, class K, class V, class Exchange>
 __device__ __forceinline__ void slab_store(const Exchange& x, const K (&k)[R], const V (&v)[R],
-                                           std::int64_t first) {
+                                           int first) {
 #pragma unroll
   for (int r = 0; r < R; ++r) x.set(first + r, k[r], v[r]);
 }
 
 template <int R, class K, class V, class Exchange>
-__device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R],
-                                          std::int64_t first) {
+__device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R], int first) {
 #pragma unroll
   for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
 }
@@ -161,9 +168,9 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   const int thread = threadIdx.y * blockDim.x + threadIdx.x;
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int lane = thread % 32, warp = thread / 32;
-  constexpr std::int64_t slab = 32 * R;
+  constexpr int slab = 32 * R;
   const bool active = warp < slabs;
-  const std::int64_t first = warp * slab + lane * R;
+  const int first = warp * slab + lane * R;
   if (active) slab_sort(k, v, lane, order);
   for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
