@@ -159,6 +159,26 @@ TEST(Sort, UserComparator) {
   }
 }
 
+// Up to 2^24 keys on the GPU: merge passes over more than the L2 holds, and the keys-only passes
+// that SortTuning launches with launch bounds (from bounded_merge_from on).
+std::vector<std::size_t> large_sort_sizes() {
+  using Tuning = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
+  std::vector<std::size_t> sizes = {on_host ? large_size() + 5 : (std::size_t(1) << 24) + 5};
+  if (Tuning::bounded_merge_from < Tuning::never) {
+    sizes.push_back(std::size_t(Tuning::bounded_merge_from) - 1);
+    sizes.push_back(std::size_t(Tuning::bounded_merge_from) + 4099);
+  }
+  return sizes;
+}
+
+TEST(Sort, U32Large) {
+  for (std::size_t n : large_sort_sizes()) {
+    check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{});
+  }
+  check_sort<std::uint32_t>(Dist::few_distinct, large_sort_sizes()[0], Ordo::greater<>{},
+                            OracleGreater<std::uint32_t>{});
+}
+
 template <class K, class V, class Comp, class OracleComp>
 void check_sort_by_key(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle) {
   const auto in_k = generate<K>(dist, n, 11);
@@ -172,7 +192,9 @@ void check_sort_by_key(Dist dist, std::size_t n, const Comp& comp, OracleComp or
 }
 
 TEST(SortByKey, U32U32) {
-  for (std::size_t n : sort_sizes<std::uint64_t>(true)) {
+  std::vector<std::size_t> sizes = sort_sizes<std::uint64_t>(true);
+  sizes.push_back(large_sort_sizes()[0]);
+  for (std::size_t n : sizes) {
     check_sort_by_key<std::uint32_t, std::uint32_t>(Dist::uniform, n, Ordo::less<>{},
                                                     OracleLess<std::uint32_t>{});
     check_sort_by_key<std::uint32_t, std::uint32_t>(Dist::few_distinct, n, Ordo::greater<>{},
