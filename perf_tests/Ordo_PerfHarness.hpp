@@ -48,6 +48,7 @@ struct Options {
   bool check = false;
   int reps = 30;
   int warmup = 3;
+  int stream_levels = -1;  // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
 };
 
 struct Stats {

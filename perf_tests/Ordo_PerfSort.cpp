@@ -83,7 +83,11 @@ void run_point(const Options& o, Report& report, int log2n) {
   // the copy row, whose time says how many such passes fit in a sort's time.
   const double bytes = 2.0 * n * (sizeof(T) + (o.values ? sizeof(V) : 0));
   const std::string primitive = team ? "sort_team" : "sort";
-  Point p{primitive, o.key, o.dist, "ordo", o.values, n, {}, bytes, 1.0};
+  // A tuning experiment's rows name the setting they ran with.
+  const std::string impl =
+      o.stream_levels < 0 ? "ordo" : "ordo[stream_levels=" + std::to_string(o.stream_levels) + "]";
+  Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
+  Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;

@@ -63,6 +63,10 @@ int main(int argc, char* argv[]) {
       ->add_option("--mode", o.mode,
                    "keys (default; --values for pairs) or team (1024-key segments)")
       ->check(CLI::IsMember({"keys", "team"}));
+  app.get_subcommand("sort")
+      ->add_option("--stream-levels", o.stream_levels,
+                   "tuning experiment: streaming merge levels to run (default: Ordo's tuning)")
+      ->check(CLI::Range(0, 8));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

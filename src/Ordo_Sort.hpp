@@ -256,7 +256,7 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
 #pragma unroll
         for (int r = 0; r < R; ++r) tile.get(load_offset<32, R>(first + r, full), k[r], v[r]);
       }
-      CudaSeam::block_sort(k, v, tile, slabs, Order{});
+      CudaSeam::block_sort<CudaSeam::max_team_slabs>(k, v, tile, slabs, Order{});
       return true;
     };
     if (run(std::integral_constant<int, 4>{}) || run(std::integral_constant<int, 8>{}) ||

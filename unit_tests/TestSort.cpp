@@ -164,7 +164,7 @@ TEST(Sort, UserComparator) {
 std::vector<std::size_t> large_sort_sizes() {
   using Tuning = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
   std::vector<std::size_t> sizes = {on_host ? large_size() + 5 : (std::size_t(1) << 24) + 5};
-  if (Tuning::bounded_merge_from < Tuning::never) {
+  if (Tuning::bounded_merge_from < Ordo::Impl::never) {
     sizes.push_back(std::size_t(Tuning::bounded_merge_from) - 1);
     sizes.push_back(std::size_t(Tuning::bounded_merge_from) + 4099);
   }
@@ -331,35 +331,71 @@ TEST(SortErrors, ClearMessagesAndInputsUnchanged) {
   ASSERT_TRUE(bitwise_equal(k, to_host(keys)));
 }
 
+// sort_by_key of n u32 records (ties: few distinct keys) by both slab paths: each against the
+// oracle, and on CUDA, the seam's bits against the portable network's.
+void check_paths_bit_identical(std::size_t n, const std::string& what) {
+  const auto in_k = generate<std::uint32_t>(Dist::few_distinct, n, 5);
+  std::vector<std::uint32_t> in_v(n);
+  std::iota(in_v.begin(), in_v.end(), 0u);
+  std::vector<std::uint32_t> out[2][2];
+  for (int p = 0; p < 2; ++p) {
+    auto keys = to_device(in_k);
+    auto values = to_device(in_v);
+    const ExecSpace space;
+    Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{},
+                            p ? Ordo::Impl::SortPath::portable : Ordo::Impl::SortPath::automatic);
+    space.fence();
+    out[p][0] = to_host(keys);
+    out[p][1] = to_host(values);
+  }
+  if (!on_host) {
+    ASSERT_TRUE(bitwise_equal(out[0][0], out[1][0])) << n << what;
+    ASSERT_TRUE(bitwise_equal(out[0][1], out[1][1])) << n << what;
+  }
+  for (int p = 0; p < 2; ++p) {
+    ASSERT_TRUE(sorted_permutation(in_k, in_v, out[p][0], out[p][1], OracleLess<std::uint32_t>{}))
+        << n << what << (p ? ", portable" : "");
+  }
+}
+
 // The CUDA slab seam and the portable slab network give the same bits, ties included. Host
 // backends (which sort with the standard library) run the portable network and merge passes too.
 TEST(SortPaths, SeamAndPortableBitIdentical) {
   for (std::size_t n : {std::size_t(1000), std::size_t(4096), std::size_t(4097), std::size_t(8193),
                         std::size_t(300001)}) {
-    const auto in_k = generate<std::uint32_t>(Dist::few_distinct, n, 5);
-    std::vector<std::uint32_t> in_v(n);
-    std::iota(in_v.begin(), in_v.end(), 0u);
-    std::vector<std::uint32_t> out[2][2];
-    for (int p = 0; p < 2; ++p) {
-      auto keys = to_device(in_k);
-      auto values = to_device(in_v);
-      const ExecSpace space;
-      Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{},
-                              p ? Ordo::Impl::SortPath::portable : Ordo::Impl::SortPath::automatic);
-      space.fence();
-      out[p][0] = to_host(keys);
-      out[p][1] = to_host(values);
-    }
-    if (!on_host) {
-      ASSERT_TRUE(bitwise_equal(out[0][0], out[1][0])) << n;
-      ASSERT_TRUE(bitwise_equal(out[0][1], out[1][1])) << n;
-    }
-    ASSERT_TRUE(sorted_permutation(in_k, in_v, out[0][0], out[0][1], OracleLess<std::uint32_t>{}));
-    ASSERT_TRUE(sorted_permutation(in_k, in_v, out[1][0], out[1][1], OracleLess<std::uint32_t>{}));
+    check_paths_bit_identical(n, "");
     for (Dist d : {Dist::uniform, Dist::float_specials}) {
       check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, Ordo::Impl::SortPath::portable);
       check_sort<std::uint64_t>(d, n, Ordo::greater<>{}, OracleGreater<std::uint64_t>{},
                                 Ordo::Impl::SortPath::portable);
+    }
+  }
+}
+
+// Every number of streaming merge levels (the switch of ordo-perf's tuning experiment), over whole
+// groups of blocks (the last level's half merge writes the caller's Views), partial groups, and
+// merge passes after the levels; records with values on both paths, and plain keys (min / max
+// compare-exchanges) on both paths.
+TEST(SortPaths, StreamingLevels) {
+  using Types = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
+  static_assert(Types::block ==
+                Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::block);
+  struct Restore {
+    ~Restore() { Ordo::Impl::sort_stream_levels_experiment = -1; }
+  } restore;
+  const std::size_t block = Types::block;
+  for (int levels = 0; (1 << levels) <= Types::Tuning::stream_max_group; ++levels) {
+    Ordo::Impl::sort_stream_levels_experiment = levels;
+    const std::size_t group = std::size_t(1) << levels;
+    const std::string what = ", " + std::to_string(levels) + " streaming levels";
+    SCOPED_TRACE(what);
+    for (std::size_t n :
+         {group * block, group * block + 1, 3 * group * block - 5, (2 * group + 1) * block + 7}) {
+      check_paths_bit_identical(n, what);
+      for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
+        check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
+                                  path);
+      }
     }
   }
 }

@@ -17,7 +17,8 @@
 // a pair only exchanges when both its positions hold elements, so nothing is written for them.
 //
 // This header: the record order (plain or stable), register compare-exchange, the in-lane
-// networks, the pair enumeration of a stage, and the padded scratch index that keeps the lane
+// networks, the column merge of a group of slabs or blocks, the pair enumeration of a stage, and
+// the padded scratch index that keeps the lane
 // columns free of bank conflicts (one spare word per 32, the patent's padding formula).
 
 #include <impl/Ordo_SortKeys.hpp>
@@ -61,8 +62,9 @@ struct RecordOrder {
 // values (every encoded key type sorting without values). The networks use min / max there, one
 // instruction per register instead of a compare and selects.
 template <class Order, class K, class V>
-inline constexpr bool min_max_order_v = std::is_same_v<Order, RecordOrder<TypedLess<K>, false>>&&
-    std::is_integral_v<K>&& std::is_same_v<V, NoValue>;
+inline constexpr bool min_max_order_v =
+    std::conjunction_v<std::is_same<Order, RecordOrder<TypedLess<K>, false>>, std::is_integral<K>,
+                       std::is_same<V, NoValue>>;
 
 // The element count of a guarded network, or NoBound where padding holds keys that order after
 // every element (the CUDA seam pads encoded keys with the all-ones word), so no guard is needed.
@@ -121,6 +123,29 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_sort(K (&k)[R], V (&v)[R], const Order& or
     lane_flip<R, Size>(k, v, order, first, count);
     lane_half<R, Size / 4>(k, v, order, first, count);
     lane_sort<R, 2 * Size>(k, v, order, first, count);
+  }
+}
+
+// The merge of one column of G positions (G a power of two, at least 2) held in registers: the
+// multi-slab merges of the CUDA seam (a column of a group of slabs) and the streaming merge
+// levels (a column of a group of blocks). Flip: the flip merge (t with G - 1 - t), then half
+// merges down to distance 1; otherwise half merges from distance G / 2. Pairs (t, u) whose upper
+// position does not hold an element (!valid(u)) are skipped.
+template <int G, bool Flip, class K, class V, class Order, class Valid>
+KOKKOS_FORCEINLINE_FUNCTION void column_merge(K (&k)[G], V (&v)[G], const Order& order,
+                                              const Valid& valid) {
+  if constexpr (Flip) {
+    ORDO_SLAB_UNROLL
+    for (int t = 0; 2 * t < G; ++t) {
+      if (valid(G - 1 - t)) compare_exchange(k[t], v[t], k[G - 1 - t], v[G - 1 - t], order);
+    }
+  }
+  ORDO_SLAB_UNROLL
+  for (int d = Flip ? G / 4 : G / 2; d >= 1; d /= 2) {
+    ORDO_SLAB_UNROLL
+    for (int t = 0; t < G; ++t) {
+      if ((t & d) == 0 && valid(t + d)) compare_exchange(k[t], v[t], k[t + d], v[t + d], order);
+    }
   }
 }
 

@@ -114,17 +114,22 @@ struct NoValueView {
   KOKKOS_INLINE_FUNCTION NoValue operator()(std::int64_t) const { return {}; }
 };
 
-// Sorts block positions [0, block) of `tile`, of which [0, count) hold elements (block: a power
-// of two, at least R). WholeTeam: every thread of the team calls it, slabs spread over the team's
-// threads, and it ends with a team barrier; otherwise one thread's vector lanes run it
-// (sort_thread), with the vector-lane synchronization that ends every ThreadVectorRange loop.
+// The network stages of Ordo_Slab.hpp over block positions [0, block) of `tile`, of which
+// [0, count) hold elements (block: a power of two, at least R). WholeTeam: every thread of the
+// team runs them, slabs spread over the team's threads, each step ending with a team barrier;
+// otherwise one thread's vector lanes run them (sort_thread), with the vector-lane
+// synchronization that ends every ThreadVectorRange loop.
 template <int W, int R, bool WholeTeam, class K, class V, class Member, class Tile, class Order>
-KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& tile,
-                                            std::int64_t block, std::int64_t count,
-                                            const Order& order) {
-  const std::int64_t columns = block / R;
-  // Lane work: every lane loads its column, runs `network` on it, stores it back.
-  auto lanes = [&](const auto& network) {
+struct TeamNetwork {
+  const Member& member;
+  const Tile& tile;
+  std::int64_t block, count;
+  const Order& order;
+
+  // Lane work: every lane loads its column of R positions, runs `network` on it, stores it back.
+  template <class Network>
+  KOKKOS_INLINE_FUNCTION void lanes(const Network& network) const {
+    const std::int64_t columns = block / R;
     auto column = [&](std::int64_t c) {
       if (c >= columns) return;
       K k[R];
@@ -145,9 +150,11 @@ KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& ti
     } else {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, columns), column);
     }
-  };
+  }
+
   // One compare-exchange stage over the block's pairs.
-  auto stage = [&](const auto& pair_of) {
+  template <class PairOf>
+  KOKKOS_INLINE_FUNCTION void stage(const PairOf& pair_of) const {
     auto pair = [&](std::int64_t p) {
       std::int64_t i, j;
       pair_of(p, i, j);
@@ -159,17 +166,43 @@ KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& ti
     } else {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, block / 2), pair);
     }
-  };
-  lanes([&](K(&k)[R], V(&v)[R], std::int64_t first) { lane_sort<R>(k, v, order, first, count); });
-  for (std::int64_t size = 2 * R; size <= block; size *= 2) {
-    stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { flip_pair(p, size, i, j); });
-    for (std::int64_t d = size / 4; d >= R; d /= 2) {
+  }
+
+  // Half merges at distances d, d / 2, ..., 1 (d: a power of two, or 0 for none across lanes).
+  KOKKOS_INLINE_FUNCTION void half_merge(std::int64_t d) const {
+    for (; d >= R; d /= 2) {
       stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { half_pair(p, d, i, j); });
     }
     lanes([&](K(&k)[R], V(&v)[R], std::int64_t first) {
       lane_half<R, R / 2>(k, v, order, first, count);
     });
   }
+};
+
+// Sorts the block (see TeamNetwork for its shape and callers); WholeTeam: ends with a barrier.
+template <int W, int R, bool WholeTeam, class K, class V, class Member, class Tile, class Order>
+KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& tile,
+                                            std::int64_t block, std::int64_t count,
+                                            const Order& order) {
+  const TeamNetwork<W, R, WholeTeam, K, V, Member, Tile, Order> net{member, tile, block, count,
+                                                                    order};
+  net.lanes(
+      [&](K(&k)[R], V(&v)[R], std::int64_t first) { lane_sort<R>(k, v, order, first, count); });
+  for (std::int64_t size = 2 * R; size <= block; size *= 2) {
+    net.stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { flip_pair(p, size, i, j); });
+    net.half_merge(size / 4);
+  }
+}
+
+// The end of a streaming merge level (device level): the block's records have been through the
+// level's flip and half merges at distances of a block and more; the half merges from block / 2
+// down sort it. Whole team; ends with a barrier.
+template <int W, int R, class K, class V, class Member, class Tile, class Order>
+KOKKOS_INLINE_FUNCTION void team_block_half_merge(const Member& member, const Tile& tile,
+                                                  std::int64_t block, std::int64_t count,
+                                                  const Order& order) {
+  const TeamNetwork<W, R, true, K, V, Member, Tile, Order> net{member, tile, block, count, order};
+  net.half_merge(block / 2);
 }
 
 }  // namespace Ordo::Impl

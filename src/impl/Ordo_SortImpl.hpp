@@ -5,6 +5,11 @@
 //   Ordo::sort::blocks         one team per block of SortTuning's slabs: load (transposed for
 //                              full blocks), the slab network (CUDA seam from registers, or the
 //                              portable team network in scratch), store in order
+//   Ordo::sort::stream::flip   streaming merge levels (smaller sorts, SortTuning's
+//   Ordo::sort::stream::half   stream_levels): the flip merge of groups of 2, 4, ... blocks over
+//                              global memory, each thread merging a column of the group in
+//                              registers (flip and half merges down to one block apart), then
+//                              the half merges inside every block (the block kernel's shape)
 //   Ordo::sort::merge::*       merge passes, each doubling the sorted run length, with the
 //                              merge-path tiles of merge (partition + tiles, or fused for few
 //                              tiles); the last pass writes the caller's Views
@@ -104,8 +109,9 @@ struct SortTypes {
   static constexpr std::int64_t block = std::int64_t(Tuning::slabs) * Tuning::lanes * Tuning::regs;
 };
 
-// Portable: the team network of Ordo_SlabTeam.hpp in padded scratch.
-template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+// Portable: the team network of Ordo_SlabTeam.hpp in padded scratch. HalfMerge: the end of a
+// streaming merge level (records in position order, half merges only) instead of a block sort.
+template <bool HalfMerge, class ExecSpace, class K, class V, class Source, class Sink, class Order>
 struct SortBlocks {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
@@ -119,18 +125,25 @@ struct SortBlocks {
     const std::int64_t count = n - base < block ? n - base : block;
     const auto tile = ScratchTile<K, V>::allocate(member, block);
     Kokkos::parallel_for(Kokkos::TeamVectorRange(member, block), [&](std::int64_t e) {
-      const std::int64_t g = load_offset<Tuning::lanes, Tuning::regs>(e, count == block);
+      const std::int64_t g =
+          load_offset<Tuning::lanes, Tuning::regs>(e, !HalfMerge && count == block);
       if (g < count) tile.set(e, source.keys.load(base + g), source.values.load(base + g));
     });
     member.team_barrier();
-    team_block_sort<Tuning::lanes, Tuning::regs, true, K, V>(member, tile, block, count, order);
+    if constexpr (HalfMerge) {
+      team_block_half_merge<Tuning::lanes, Tuning::regs, K, V>(member, tile, block, count, order);
+    } else {
+      team_block_sort<Tuning::lanes, Tuning::regs, true, K, V>(member, tile, block, count, order);
+    }
     store_tile<K, V>(member, tile, sink, base, count);
   }
 };
 
 #if defined(ORDO_CUDA_SLAB)
 // CUDA seam: each warp loads its slab into registers, block_sort, coalesced store from scratch.
-template <class K, class V, class Source, class Sink, class Order>
+// HalfMerge: the block goes to scratch in position order (padding: the all-ones word) for
+// block_half_merge.
+template <bool HalfMerge, class K, class V, class Source, class Sink, class Order>
 struct SortBlocksSeam {
   using Member = Kokkos::TeamPolicy<Kokkos::Cuda>::member_type;
   using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
@@ -144,15 +157,12 @@ struct SortBlocksSeam {
 #if defined(__CUDA_ARCH__)
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
-    const bool full = count == block;
     const auto tile = ScratchTile<K, V>::allocate(member, block);
     const int thread = member.team_rank();
-    const std::int64_t first = std::int64_t(thread / 32) * (32 * R) + (thread % 32) * R;
     K k[R];
     V v[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const std::int64_t g = load_offset<32, R>(first + r, full);
+    // Record g of the block into registers; padding: the all-ones word.
+    auto load = [&](int r, std::int64_t g) {
       if (g < count) {
         k[r] = source.keys.load(base + g);
         v[r] = source.values.load(base + g);
@@ -160,8 +170,22 @@ struct SortBlocksSeam {
         k[r] = ~K(0);
         v[r] = padding_value<V>();
       }
+    };
+    if constexpr (HalfMerge) {
+      // Coalesced rows through registers (all R loads in flight before the scratch stores).
+      const int threads = member.team_size();
+#pragma unroll
+      for (int r = 0; r < R; ++r) load(r, r * threads + thread);
+#pragma unroll
+      for (int r = 0; r < R; ++r) tile.set(r * threads + thread, k[r], v[r]);
+      member.team_barrier();
+      CudaSeam::block_half_merge<Tuning::slabs, R, K, V>(tile, block / (32 * R), order);
+    } else {
+      const std::int64_t first = std::int64_t(thread / 32) * (32 * R) + (thread % 32) * R;
+#pragma unroll
+      for (int r = 0; r < R; ++r) load(r, load_offset<32, R>(first + r, count == block));
+      CudaSeam::block_sort<Tuning::slabs>(k, v, tile, block / (32 * R), order);
     }
-    CudaSeam::block_sort(k, v, tile, block / (32 * R), order);
     store_tile<K, V>(member, tile, sink, base, count);
 #else
     (void)member;
@@ -179,7 +203,8 @@ std::int64_t block_slabs(std::int64_t n) {
   return slabs;
 }
 
-template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+// The block kernel (HalfMerge: the end of a streaming merge level) over n records.
+template <bool HalfMerge, class ExecSpace, class K, class V, class Source, class Sink, class Order>
 void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                  const Order& order, bool seam) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
@@ -187,23 +212,97 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   const std::int64_t block = slabs * Tuning::lanes * Tuning::regs;
   const std::int64_t blocks = (n + block - 1) / block;
   const std::size_t bytes = ScratchTile<K, V>::bytes(block);
+  const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
   with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
     if constexpr (decltype(use_seam)::value && std::is_unsigned_v<K>) {
 #if defined(ORDO_CUDA_SLAB)
       Kokkos::parallel_for(
-          "Ordo::sort::blocks",
+          label,
           Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs) * 32)
               .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-          SortBlocksSeam<K, V, Source, Sink, Order>{source, sink, order, n, block});
+          SortBlocksSeam<HalfMerge, K, V, Source, Sink, Order>{source, sink, order, n, block});
 #endif
     } else {
-      Kokkos::parallel_for(
-          "Ordo::sort::blocks",
-          Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs), Tuning::lanes)
-              .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-          SortBlocks<ExecSpace, K, V, Source, Sink, Order>{source, sink, order, n, block});
+      Kokkos::parallel_for(label,
+                           Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs), Tuning::lanes)
+                               .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                           SortBlocks<HalfMerge, ExecSpace, K, V, Source, Sink, Order>{
+                               source, sink, order, n, block});
     }
   });
+}
+
+// ---- streaming merge levels ---------------------------------------------------------------
+
+// The flip merge of groups of G sorted-by-half blocks over global memory (in place), with the
+// level's half merges down to one block apart: column q of a group holds position q of each block
+// of its first half and position block - 1 - q of each block of its second half (the multi-slab
+// column of the CUDA seam, with blocks for slabs), so every pair of those stages lies in one
+// column, which one thread merges in registers. Consecutive threads take consecutive columns:
+// coalesced loads and stores (descending in the second half). Pairs whose upper position is at or
+// after n are skipped (padding never moves).
+template <int G, class ExecSpace, class K, class V, class Records, class Order>
+struct SortStreamFlip {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Records records;
+  Order order;
+  std::int64_t n, block, columns;  // columns: per team
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t first = member.league_rank() * columns;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, columns), [&](std::int64_t i) {
+      const std::int64_t c = first + i, q = c % block, base = c / block * (G * block);
+      auto pos = [&](int t) { return base + t * block + (2 * t < G ? q : block - 1 - q); };
+      K k[G];
+      V v[G];
+      ORDO_SLAB_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          k[t] = records.keys.load(pos(t));
+          v[t] = records.values.load(pos(t));
+        }
+      }
+      column_merge<G, true>(k, v, order, [&](int t) { return pos(t) < n; });
+      ORDO_SLAB_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          records.keys.store(pos(t), k[t]);
+          records.values.store(pos(t), v[t]);
+        }
+      }
+    });
+  }
+};
+
+// Streaming merge levels that sorts of n records run (SortTuning's stream_levels, or the tuning
+// experiment's override), at most log2(stream_max_group).
+template <class Tuning>
+int stream_levels(std::int64_t n) {
+  int most = 0;
+  while ((2 << most) <= Tuning::stream_max_group) ++most;
+  const int levels =
+      sort_stream_levels_experiment >= 0 ? sort_stream_levels_experiment : Tuning::stream_levels(n);
+  return levels < most ? levels : most;
+}
+
+// The flip kernel of a streaming level of `group` blocks (instantiated for G = 2, 4, ...,
+// SortTuning::stream_max_group).
+template <int G, class ExecSpace, class K, class V, class Records, class Order>
+void stream_flip(const ExecSpace& space, std::int64_t n, std::int64_t block, int group,
+                 const Records& records, const Order& order) {
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  if constexpr (G <= Tuning::stream_max_group) {
+    if (group != G) {
+      stream_flip<2 * G, ExecSpace, K, V>(space, n, block, group, records, order);
+      return;
+    }
+    constexpr std::int64_t threads = std::int64_t(Tuning::slabs) * Tuning::lanes;
+    const std::int64_t columns = (n + G * block - 1) / (G * block) * block;
+    Kokkos::parallel_for(
+        "Ordo::sort::stream::flip",
+        Kokkos::TeamPolicy<ExecSpace>(space, (columns + threads - 1) / threads, int(threads)),
+        SortStreamFlip<G, ExecSpace, K, V, Records, Order>{records, order, n, block, threads});
+  }
 }
 
 // ---- merge passes ----------------------------------------------------------------------------
@@ -333,7 +432,7 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
           policy.set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
           Tiles{keys, values, sink, part, n, run, less});
     };
-    if constexpr (SortTune::bounded_merge_from < SortTune::never) {
+    if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
         using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
         run_policy(Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size));
@@ -359,15 +458,25 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
 template <class ExecSpace, class T>
 using SortBuffer = WorkspaceView<T, ExecSpace>;
 
-// Sorts n records from `source` into `sink` under `order` (on keys K, values V).
+// Sorts n records from `source` into `sink` under `order` (on keys K, values V): the block
+// kernel, then streaming merge levels (in place, in buffer 0), then merge passes between buffers
+// 0 and 1; the last kernel writes the sink.
 template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
 void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                  const Order& order, bool seam) {
   constexpr std::int64_t block = SortTypes<ExecSpace, K, V>::block;
+  const int stream = stream_levels<typename SortTypes<ExecSpace, K, V>::Tuning>(n);
+  int levels = 0;
   std::int64_t passes = 0;
-  for (std::int64_t run = block; run < n; run *= 2) ++passes;
-  if (passes == 0) {
-    sort_blocks<ExecSpace, K, V>(space, n, source, sink, order, seam);
+  for (std::int64_t run = block; run < n; run *= 2) {
+    if (levels < stream) {
+      ++levels;
+    } else {
+      ++passes;
+    }
+  }
+  if (levels + passes == 0) {
+    sort_blocks<false, ExecSpace, K, V>(space, n, source, sink, order, seam);
     return;
   }
   constexpr bool with_values = !std::is_same_v<V, NoValue>;
@@ -389,9 +498,18 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
       return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{}};
     }
   };
-  sort_blocks<ExecSpace, K, V>(space, n, source, buffer_ends(k0, v0), order, seam);
+  const BufferEnds b0 = buffer_ends(k0, v0);
+  sort_blocks<false, ExecSpace, K, V>(space, n, source, b0, order, seam);
+  for (int level = 1; level <= levels; ++level) {
+    stream_flip<2, ExecSpace, K, V>(space, n, block, 1 << level, b0, order);
+    if (level == levels && passes == 0) {
+      sort_blocks<true, ExecSpace, K, V>(space, n, b0, sink, order, seam);
+    } else {
+      sort_blocks<true, ExecSpace, K, V>(space, n, b0, b0, order, seam);
+    }
+  }
   const auto less = order.less;
-  std::int64_t run = block;
+  std::int64_t run = block << levels;
   for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;

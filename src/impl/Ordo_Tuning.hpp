@@ -63,6 +63,9 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
+// A size switch point that is never reached.
+inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+
 // Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
 // of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
 // block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
@@ -78,10 +81,19 @@ struct SortTuning {
   static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
   // Merge passes of sorts of at least bounded_merge_from records launch their tiles with
   // Kokkos::LaunchBounds<team_size, merge_min_teams> (never: not at all).
-  static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   static constexpr std::int64_t bounded_merge_from = never;
   static constexpr int merge_min_teams = 0;
+  // Streaming merge levels (Ordo_SortImpl.hpp): sorts of n records run the first
+  // stream_levels(n) merge levels after the block kernel as streaming flip merges of groups of
+  // 2, 4, ... blocks, at most stream_max_group (the flip kernels are instantiated up to it), the
+  // rest as merge passes. Host backends run them only on the portable path the tests take.
+  static constexpr int stream_max_group = 4;
+  static constexpr int stream_levels(std::int64_t) { return 2; }
 };
+
+// Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
+// levels every sort then runs (at most SortTuning's stream_max_group allows); -1: the tuning's.
+inline int sort_stream_levels_experiment = -1;
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
 // kernels on any backend: lanes per slab and registers per lane.
@@ -101,10 +113,21 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // Measured at fae3896+ on the H100 (u32 keys): 8 resident 128-thread tiles per SM make the
   // DRAM-bound passes of 2^24 keys 12% faster, but the L2-resident passes up to 2^20 4-7% slower,
   // and 32-bit records with values slower (u64 keys not measured: left unbounded).
-  static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   static constexpr std::int64_t bounded_merge_from =
       KeyBytes == 4 && ValueBytes == 0 ? std::int64_t(1) << 23 : never;
   static constexpr int merge_min_teams = 8;
+  // Measured on the H100 (ordo-perf sort --stream-levels 0..4 at 2^12..2^22,
+  // perf_tests/results/sort-stream-levels-h100-*.jsonl): a streaming level (a flip kernel of 3 to
+  // 6 us and a half kernel of 5.5 us at 2^16) beats a merge pass (10 to 13 us) while the data sit
+  // in L2. u32 keys: 2 levels up to 2^18, 4 up to 2^20 (2^16: 12% faster than none); u32 keys
+  // with u32 values: 3 up to 2^20 (2^16: 13%); from 2^21 on, and for u64 keys, none pays.
+  static constexpr int stream_max_group = 16;
+  static constexpr int stream_levels(std::int64_t n) {
+    constexpr std::int64_t m = std::int64_t(1) << 20;
+    if (KeyBytes == 4 && ValueBytes == 0) return n <= m / 4 ? 2 : (n <= m ? 4 : 0);
+    if (KeyBytes == 4 && ValueBytes == 4) return n <= m ? 3 : 0;
+    return 0;
+  }
 };
 
 template <>

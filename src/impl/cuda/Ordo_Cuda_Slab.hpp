@@ -9,6 +9,8 @@
 //                           slabs go to the exchange buffer, each thread merges columns of the
 //                           level's slabs there (multi-slab flip and half merge), and each warp
 //                           reloads its slab and finishes with a slab half merge
+//   block_half_merge        the end of a streaming merge level: multi-slab half merges in the
+//                           exchange buffer, then each warp's slab half merge
 // Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
 // networks run without guards. Called by every thread of a Kokkos CUDA team whose threads form
 // whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
@@ -27,6 +29,9 @@
 #define ORDO_CUDA_SLAB 1
 
 namespace Ordo::Impl::CudaSeam {
+
+// The most slabs (warps) a team holds: 1024 threads.
+inline constexpr int max_team_slabs = 32;
 
 #if defined(__CUDA_ARCH__)
 template <class T>
@@ -137,24 +142,35 @@ __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R
   for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
 }
 
-// The multi-slab flip and half merges of one level of `group` slabs (of Slab positions each), run
-// in the exchange buffer: column q of a group holds, from each slab t of the group, position q
-// (first half of the group) or Slab - 1 - q (second half, read flipped), so that the flip pairs and
-// the half pairs down to one slab apart all lie in the column. 32-bit index arithmetic; Slab and
-// group are powers of two.
-template <int Slab, class K, class V, class Order, class Exchange>
+// The multi-slab merges of one level of `group` slabs (of Slab positions each), run on the
+// exchange buffer. Flip: the flip merge, then half merges down to one slab apart; column q of a
+// group holds, from each slab t of the group, position q (first half of the group) or
+// Slab - 1 - q (second half, read flipped), so that the flip pairs and the half pairs all lie in
+// the column. Otherwise: half merges from group / 2 slabs apart down to one, column q holding
+// position q of every slab. Each thread merges whole columns in registers (column_merge; G: the
+// group, dispatched up to MaxGroup). 32-bit index arithmetic; Slab and group are powers of two.
+template <int Slab, int MaxGroup, bool Flip, int G = 2, class K, class V, class Order,
+          class Exchange>
 __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
                                  const Order& order) {
-  const int columns = slabs / group * Slab;
-  for (int c = thread; c < columns; c += threads) {
-    const int g = c / Slab, q = c % Slab;
-    auto pos = [&](int t) { return (g * group + t) * Slab + (2 * t < group ? q : Slab - 1 - q); };
-    auto pair = [&](int i, int j) { exchange_pair<K, V>(x, i, j, order); };
-    for (int t = 0; 2 * t < group; ++t) pair(pos(t), pos(group - 1 - t));
-    for (int d = group / 4; d >= 1; d /= 2) {
-      for (int t = 0; t < group; ++t) {
-        if ((t & d) == 0) pair(pos(t), pos(t + d));
-      }
+  if constexpr (G <= MaxGroup) {
+    if (group != G) {
+      multi_slab_merge<Slab, MaxGroup, Flip, 2 * G, K, V>(x, slabs, group, thread, threads, order);
+      return;
+    }
+    const int columns = slabs / G * Slab;
+    for (int c = thread; c < columns; c += threads) {
+      const int g = c / Slab, q = c % Slab;
+      auto pos = [&](int t) {
+        return (g * G + t) * Slab + (!Flip || 2 * t < G ? q : Slab - 1 - q);
+      };
+      K k[G];
+      V v[G];
+#pragma unroll
+      for (int t = 0; t < G; ++t) x.get(pos(t), k[t], v[t]);
+      column_merge<G, Flip>(k, v, order, [](int) { return true; });
+#pragma unroll
+      for (int t = 0; t < G; ++t) x.set(pos(t), k[t], v[t]);
     }
   }
 }
@@ -162,7 +178,7 @@ __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int th
 // Sorts the block of `slabs` slabs whose registers the team's warps hold (warp w: slab w; warps
 // beyond `slabs` hold padding and take part in the barriers only). Leaves the sorted block in the
 // exchange buffer, in position order, after a barrier.
-template <int R, class K, class V, class Order, class Exchange>
+template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
 __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t slabs,
                            const Order& order) {
   const int thread = threadIdx.y * blockDim.x + threadIdx.x;
@@ -175,7 +191,8 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
     __syncthreads();
-    multi_slab_merge<int(slab), K, V>(x, int(slabs), group, thread, threads, order);
+    multi_slab_merge<int(slab), MaxSlabs, true, 2, K, V>(x, int(slabs), group, thread, threads,
+                                                         order);
     __syncthreads();
     if (active) {
       slab_load(x, k, v, first);
@@ -183,6 +200,30 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
     }
   }
   if (active) slab_store(x, k, v, first);
+  __syncthreads();
+}
+
+// The end of a streaming merge level (device level): the block of `slabs` slabs in the exchange
+// buffer, in position order, has been through the level's flip and half merges at distances of a
+// block and more; the multi-slab half merges in the buffer, then each warp's slab half merge from
+// registers sort it. Leaves the sorted block in the exchange buffer after a barrier.
+template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
+__device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Order& order) {
+  const int thread = threadIdx.y * blockDim.x + threadIdx.x;
+  const int threads = blockDim.x * blockDim.y * blockDim.z;
+  const int lane = thread % 32, warp = thread / 32;
+  constexpr int slab = 32 * R;
+  const int first = warp * slab + lane * R;
+  multi_slab_merge<slab, MaxSlabs, false, 2, K, V>(x, int(slabs), int(slabs), thread, threads,
+                                                   order);
+  __syncthreads();
+  if (warp < slabs) {
+    K k[R];
+    V v[R];
+    slab_load(x, k, v, first);
+    slab_half_merge(k, v, lane, 16, order);
+    slab_store(x, k, v, first);
+  }
   __syncthreads();
 }
 #endif
