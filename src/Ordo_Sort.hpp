@@ -256,7 +256,8 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
 #pragma unroll
         for (int r = 0; r < R; ++r) tile.get(load_offset<32, R>(first + r, full), k[r], v[r]);
       }
-      CudaSeam::block_sort<CudaSeam::max_team_slabs>(k, v, tile, slabs, Order{});
+      // Pairwise multi-slab merges on the caller's View (MaxSlabs 0: see multi_slab_merge).
+      CudaSeam::block_sort<0>(k, v, tile, slabs, Order{});
       return true;
     };
     if (run(std::integral_constant<int, 4>{}) || run(std::integral_constant<int, 8>{}) ||

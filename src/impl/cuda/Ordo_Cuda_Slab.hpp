@@ -30,9 +30,6 @@
 
 namespace Ordo::Impl::CudaSeam {
 
-// The most slabs (warps) a team holds: 1024 threads.
-inline constexpr int max_team_slabs = 32;
-
 #if defined(__CUDA_ARCH__)
 template <class T>
 __device__ __forceinline__ T shfl_xor(const T& x, int mask) {
@@ -148,12 +145,30 @@ __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R
 // Slab - 1 - q (second half, read flipped), so that the flip pairs and the half pairs all lie in
 // the column. Otherwise: half merges from group / 2 slabs apart down to one, column q holding
 // position q of every slab. Each thread merges whole columns in registers (column_merge; G: the
-// group, dispatched up to MaxGroup). 32-bit index arithmetic; Slab and group are powers of two.
+// group, dispatched up to MaxGroup), or, with MaxGroup 0, pair by pair in the exchange buffer,
+// writing a pair only when it exchanges (team-level sorts, whose buffer is the caller's View in
+// global memory). 32-bit index arithmetic; Slab and group are powers of two.
 template <int Slab, int MaxGroup, bool Flip, int G = 2, class K, class V, class Order,
           class Exchange>
 __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
                                  const Order& order) {
-  if constexpr (G <= MaxGroup) {
+  if constexpr (MaxGroup == 0) {
+    for (int c = thread; c < slabs / group * Slab; c += threads) {
+      const int g = c / Slab, q = c % Slab;
+      auto pos = [&](int t) {
+        return (g * group + t) * Slab + (!Flip || 2 * t < group ? q : Slab - 1 - q);
+      };
+      auto pair = [&](int t, int u) { exchange_pair<K, V>(x, pos(t), pos(u), order); };
+      if constexpr (Flip) {
+        for (int t = 0; 2 * t < group; ++t) pair(t, group - 1 - t);
+      }
+      for (int d = Flip ? group / 4 : group / 2; d >= 1; d /= 2) {
+        for (int t = 0; t < group; ++t) {
+          if ((t & d) == 0) pair(t, t + d);
+        }
+      }
+    }
+  } else if constexpr (G <= MaxGroup) {
     if (group != G) {
       multi_slab_merge<Slab, MaxGroup, Flip, 2 * G, K, V>(x, slabs, group, thread, threads, order);
       return;
