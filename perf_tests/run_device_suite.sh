@@ -26,7 +26,7 @@ if [ $unit_tests = 1 ]; then
 fi
 if command -v cuobjdump >/dev/null; then
   cuobjdump --dump-resource-usage "$BUILD/perf_tests/ordo-perf" 2>&1 |
-    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact|SortBlocks|SortMerge)" |
+    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact|SortBlocks|SortMerge|SortStream)" |
     grep -oE "Function [^ ]*|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+" |
     sed -E 's/Function (.{0,90}).*/\1/' >"$OUT/resource-usage.txt"
 fi
@@ -62,6 +62,13 @@ for p in "${primitives[@]}"; do
     run sort --key u64 --log2n 10:28:2 --output "$json" --reps 20 --warmup 2
     run sort --values --log2n 10:28:2 --output "$json" --reps 20 --warmup 2
     run sort --mode team --log2n 20:24:4 --output "$json" --reps 30 --warmup 3
+    # The sweep SortTuning::stream_levels is chosen from (rows named ordo[stream_levels=L]).
+    for key in "--key u32" "--key u64" "--key u32 --values"; do
+      for levels in 0 1 2 3 4; do
+        run sort $key --stream-levels $levels --log2n 12:22 --baseline copy --check \
+          --output "$OUT/sort-stream-levels.jsonl" --reps 20 --warmup 2 >/dev/null
+      done
+    done
     ;;
   esac
 done

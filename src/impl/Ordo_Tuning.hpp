@@ -116,17 +116,15 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr std::int64_t bounded_merge_from =
       KeyBytes == 4 && ValueBytes == 0 ? std::int64_t(1) << 23 : never;
   static constexpr int merge_min_teams = 8;
-  // Measured on the H100 (ordo-perf sort --stream-levels 0..4 at 2^12..2^22,
+  // Measured on the H100 (ordo-perf sort --stream-levels 0..4 at 2^12..2^22, run_device_suite.sh:
   // perf_tests/results/sort-stream-levels-h100-*.jsonl): a streaming level (a flip kernel of 3 to
   // 6 us and a half kernel of 5.5 us at 2^16) beats a merge pass (10 to 13 us) while the data sit
-  // in L2. u32 keys: 2 levels up to 2^18, 4 up to 2^20 (2^16: 12% faster than none); u32 keys
-  // with u32 values: 3 up to 2^20 (2^16: 13%); from 2^21 on, and for u64 keys, none pays.
+  // in L2. 4-byte keys with or without 4-byte values: 4 levels up to 2^20 (at 81cd7ae, 2^16 u32
+  // keys 0.046 ms against 0.057 with none; u32 + u32 0.060 against 0.071); from 2^21 on none
+  // pays, and for u64 keys none is more than noise (1 to 2%).
   static constexpr int stream_max_group = 16;
   static constexpr int stream_levels(std::int64_t n) {
-    constexpr std::int64_t m = std::int64_t(1) << 20;
-    if (KeyBytes == 4 && ValueBytes == 0) return n <= m / 4 ? 2 : (n <= m ? 4 : 0);
-    if (KeyBytes == 4 && ValueBytes == 4) return n <= m ? 3 : 0;
-    return 0;
+    return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
   }
 };
 
