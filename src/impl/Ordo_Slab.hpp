@@ -22,17 +22,12 @@
 // columns free of bank conflicts (one spare word per 32, the patent's padding formula).
 
 #include <impl/Ordo_SortKeys.hpp>
+#include <impl/Ordo_Traits.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <type_traits>
-
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define ORDO_SLAB_UNROLL _Pragma("unroll")
-#else
-#define ORDO_SLAB_UNROLL
-#endif
 
 namespace Ordo::Impl {
 
@@ -95,7 +90,7 @@ KOKKOS_FORCEINLINE_FUNCTION void compare_exchange(K& ki, V& vi, K& kj, V& vj, co
 template <int R, int Size, class K, class V, class Order, class Bound>
 KOKKOS_FORCEINLINE_FUNCTION void lane_flip(K (&k)[R], V (&v)[R], const Order& order,
                                            std::int64_t first, Bound count) {
-  ORDO_SLAB_UNROLL
+  ORDO_UNROLL
   for (int r = 0; r < R; ++r) {
     const int j = r ^ (Size - 1);
     if ((r & (Size / 2)) == 0 && first + j < count) compare_exchange(k[r], v[r], k[j], v[j], order);
@@ -106,7 +101,7 @@ template <int R, int D, class K, class V, class Order, class Bound>
 KOKKOS_FORCEINLINE_FUNCTION void lane_half(K (&k)[R], V (&v)[R], const Order& order,
                                            std::int64_t first, Bound count) {
   if constexpr (D > 0) {
-    ORDO_SLAB_UNROLL
+    ORDO_UNROLL
     for (int r = 0; r < R; ++r) {
       if ((r & D) == 0 && first + r + D < count)
         compare_exchange(k[r], v[r], k[r + D], v[r + D], order);
@@ -126,27 +121,35 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_sort(K (&k)[R], V (&v)[R], const Order& or
   }
 }
 
-// The merge of one column of G positions (G a power of two, at least 2) held in registers: the
-// multi-slab merges of the CUDA seam (a column of a group of slabs) and the streaming merge
-// levels (a column of a group of blocks). Flip: the flip merge (t with G - 1 - t), then half
-// merges down to distance 1; otherwise half merges from distance G / 2. Pairs (t, u) whose upper
-// position does not hold an element (!valid(u)) are skipped.
+// The compare-exchanges, in order, of the merge of a column of `group` positions (a power of
+// two, at least 2): the multi-slab merges of the CUDA seam (a column of a group of slabs) and the
+// streaming merge levels (a column of a group of blocks). Flip: the flip merge (t with
+// group - 1 - t), then half merges down to distance 1; otherwise half merges from distance
+// group / 2. pair(t, u) with t < u. Group: an int, or a std::integral_constant where the column
+// sits in registers (the loops then unroll fully).
+template <bool Flip, class Group, class Pair>
+KOKKOS_FORCEINLINE_FUNCTION void column_pairs(Group group, const Pair& pair) {
+  if constexpr (Flip) {
+    ORDO_UNROLL
+    for (int t = 0; 2 * t < group; ++t) pair(t, group - 1 - t);
+  }
+  ORDO_UNROLL
+  for (int d = Flip ? group / 4 : group / 2; d >= 1; d /= 2) {
+    ORDO_UNROLL
+    for (int t = 0; t < group; ++t) {
+      if ((t & d) == 0) pair(t, t + d);
+    }
+  }
+}
+
+// The column merge of G positions held in registers. Pairs (t, u) whose upper position does not
+// hold an element (!valid(u)) are skipped.
 template <int G, bool Flip, class K, class V, class Order, class Valid>
 KOKKOS_FORCEINLINE_FUNCTION void column_merge(K (&k)[G], V (&v)[G], const Order& order,
                                               const Valid& valid) {
-  if constexpr (Flip) {
-    ORDO_SLAB_UNROLL
-    for (int t = 0; 2 * t < G; ++t) {
-      if (valid(G - 1 - t)) compare_exchange(k[t], v[t], k[G - 1 - t], v[G - 1 - t], order);
-    }
-  }
-  ORDO_SLAB_UNROLL
-  for (int d = Flip ? G / 4 : G / 2; d >= 1; d /= 2) {
-    ORDO_SLAB_UNROLL
-    for (int t = 0; t < G; ++t) {
-      if ((t & d) == 0 && valid(t + d)) compare_exchange(k[t], v[t], k[t + d], v[t + d], order);
-    }
-  }
+  column_pairs<Flip>(std::integral_constant<int, G>{}, [&](int t, int u) {
+    if (valid(u)) compare_exchange(k[t], v[t], k[u], v[u], order);
+  });
 }
 
 // The smallest power-of-two multiple of `from` (a power of two) that is at least n: the block of

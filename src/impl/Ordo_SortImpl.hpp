@@ -255,7 +255,7 @@ struct SortStreamFlip {
       auto pos = [&](int t) { return base + t * block + (2 * t < G ? q : block - 1 - q); };
       K k[G];
       V v[G];
-      ORDO_SLAB_UNROLL
+      ORDO_UNROLL
       for (int t = 0; t < G; ++t) {
         if (pos(t) < n) {
           k[t] = records.keys.load(pos(t));
@@ -263,7 +263,7 @@ struct SortStreamFlip {
         }
       }
       column_merge<G, true>(k, v, order, [&](int t) { return pos(t) < n; });
-      ORDO_SLAB_UNROLL
+      ORDO_UNROLL
       for (int t = 0; t < G; ++t) {
         if (pos(t) < n) {
           records.keys.store(pos(t), k[t]);
@@ -278,8 +278,11 @@ struct SortStreamFlip {
 // experiment's override), at most log2(stream_max_group).
 template <class Tuning>
 int stream_levels(std::int64_t n) {
-  int most = 0;
-  while ((2 << most) <= Tuning::stream_max_group) ++most;
+  constexpr int most = [] {
+    int log2 = 0;
+    while ((2 << log2) <= Tuning::stream_max_group) ++log2;
+    return log2;
+  }();
   const int levels =
       sort_stream_levels_experiment >= 0 ? sort_stream_levels_experiment : Tuning::stream_levels(n);
   return levels < most ? levels : most;
@@ -317,21 +320,31 @@ struct Shifted {
   }
 };
 
-// Tile t of a merge pass: the pass pairs runs A = [a0, a0 + na) and B = [a0 + run, ... + nb),
-// and cuts each pair's output into tiles_per_pair tiles of `tile` elements (tiles never straddle
-// pairs); this tile's outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing to do).
+// A merge pass over n records pairs runs A = [a0, a0 + na) and B = [a0 + run, ... + nb), and
+// cuts each pair's output into per_pair tiles of `tile` records (tiles never straddle pairs).
+// Tile indices and per_pair fit 32 bits (sorts hold fewer than 2^32 records), so that every
+// tile finds its pair with a 32-bit division instead of 64-bit ones.
+struct PassShape {
+  std::int64_t n, run;
+  int tile, per_pair;
+  PassShape(std::int64_t n_, std::int64_t run_, int tile_)
+      : n(n_), run(run_), tile(tile_), per_pair(int((2 * run_ + tile_ - 1) / tile_)) {}
+  std::int64_t tiles() const { return (n + 2 * run - 1) / (2 * run) * per_pair; }
+};
+
+// Tile t of a merge pass: its outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing
+// to do).
 struct PassTile {
   std::int64_t a0, na, nb, diag, count;
   bool last;  // the pair's last tile
-  KOKKOS_INLINE_FUNCTION PassTile(std::int64_t t, std::int64_t run, std::int64_t tile,
-                                  std::int64_t n) {
-    const std::int64_t per_pair = (2 * run + tile - 1) / tile;
-    a0 = t / per_pair * (2 * run);
-    na = n - a0 < run ? n - a0 : run;
-    const std::int64_t b0 = a0 + run;
-    nb = b0 >= n ? 0 : (n - b0 < run ? n - b0 : run);
-    diag = t % per_pair * tile;
-    count = na + nb - diag < tile ? na + nb - diag : tile;
+  KOKKOS_INLINE_FUNCTION PassTile(int t, const PassShape& s) {
+    const int pair = t / s.per_pair;
+    a0 = std::int64_t(pair) * (2 * s.run);
+    na = s.n - a0 < s.run ? s.n - a0 : s.run;
+    const std::int64_t b0 = a0 + s.run;
+    nb = b0 >= s.n ? 0 : (s.n - b0 < s.run ? s.n - b0 : s.run);
+    diag = std::int64_t(t - pair * s.per_pair) * s.tile;
+    count = na + nb - diag < s.tile ? na + nb - diag : s.tile;
     last = diag + count >= na + nb;
   }
 };
@@ -341,12 +354,13 @@ template <class KeyView, class PartView, class Less>
 struct SortMergePartition {
   KeyView keys;
   PartView part;
-  std::int64_t n, run, tile;
+  PassShape shape;
   Less less;
-  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
-    const PassTile p(t, run, tile, n);
+  KOKKOS_FUNCTION void operator()(int t) const {
+    const PassTile p(t, shape);
     if (p.count <= 0) return;
-    part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + run, p.nb, p.diag, less);
+    part(t) =
+        merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + shape.run, p.nb, p.diag, less);
   }
 };
 
@@ -364,7 +378,7 @@ struct SortMergeTiles {
   ValueView values;
   Sink sink;
   PartView part;
-  std::int64_t n, run;
+  PassShape shape;
   Less less;
 
   static std::size_t scratch_bytes(int team_size) {
@@ -374,8 +388,8 @@ struct SortMergeTiles {
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
-    const PassTile p(member.league_rank(), run, tile_size, n);
+    const PassTile p(member.league_rank(), shape);
+    const std::int64_t run = shape.run;
     if (p.count <= 0) return;
     const int count = int(p.count);
     const std::int64_t diag = p.diag, begin = p.a0 + diag;
@@ -390,14 +404,14 @@ struct SortMergeTiles {
     }
     const int na = int(a_hi - a_lo), nb = count - na;
     const std::int64_t a_first = p.a0 + a_lo, b_first = p.a0 + run + (diag - a_lo);
-    KeyTile tile(member.team_scratch(0), tile_size + 1);
+    KeyTile tile(member.team_scratch(0), shape.tile + 1);
     IndexTile from;
     ValueTile staged;
     if constexpr (with_values) {
       // The tile's values are staged in scratch with the same coalesced loads as its keys, so
       // that the stores below gather from scratch rather than chain global loads.
-      from = IndexTile(member.team_scratch(0), tile_size);
-      staged = ValueTile(member.team_scratch(0), tile_size);
+      from = IndexTile(member.team_scratch(0), shape.tile);
+      staged = ValueTile(member.team_scratch(0), shape.tile);
       tile_load<VT>(member, values, a_first, na, values, b_first, nb, staged);
     }
     team_merge_tile<VT, with_values>(
@@ -417,8 +431,8 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
                      const ValueView& values, const Sink& sink, const Less& less) {
   using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
   constexpr int vt = Tuning::vt;
-  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (n + 2 * run - 1) / (2 * run) * ((2 * run + tile - 1) / tile);
+  const PassShape shape(n, run, Tuning::team_size * vt);
+  const std::int64_t tiles = shape.tiles();
   using Part = PartitionView<ExecSpace>;
   // Large keys-only passes (DRAM-bound) run with launch bounds that trade registers for more
   // resident tiles; smaller ones (L2-resident, latency-bound) without.
@@ -430,7 +444,7 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
       Kokkos::parallel_for(
           label,
           policy.set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
-          Tiles{keys, values, sink, part, n, run, less});
+          Tiles{keys, values, sink, part, shape, less});
     };
     if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
@@ -447,8 +461,8 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
     const Part part = workspace<std::int64_t>(space, tiles);
     Kokkos::parallel_for(
         "Ordo::sort::merge::partition",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
-        SortMergePartition<KeyView, Part, Less>{keys, part, n, run, tile, less});
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)),
+        SortMergePartition<KeyView, Part, Less>{keys, part, shape, less});
     launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
   }
 }

@@ -7,12 +7,28 @@
 
 #include <type_traits>
 
+// Fully unrolled loops in device code (register arrays indexed by the loop variable stay in
+// registers); nothing on the host compilers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ORDO_UNROLL _Pragma("unroll")
+#else
+#define ORDO_UNROLL
+#endif
+
 namespace Ordo::Impl {
 
 // Host backends (Serial, OpenMP, Threads) dispatch to host algorithms.
 template <class ExecSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// Rank-1 Views whose element i is data()[i].
+template <class V, class = void>
+inline constexpr bool is_contiguous_1d_v = false;
+template <class V>
+inline constexpr bool is_contiguous_1d_v<V, std::enable_if_t<Kokkos::is_view_v<V>>> =
+    unsigned(V::rank) == 1 && (std::is_same_v<typename V::array_layout, Kokkos::LayoutRight> ||
+                               std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>);
 
 // Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
 // Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).

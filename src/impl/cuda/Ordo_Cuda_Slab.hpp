@@ -152,33 +152,22 @@ template <int Slab, int MaxGroup, bool Flip, int G = 2, class K, class V, class 
           class Exchange>
 __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
                                  const Order& order) {
-  if constexpr (MaxGroup == 0) {
-    for (int c = thread; c < slabs / group * Slab; c += threads) {
-      const int g = c / Slab, q = c % Slab;
-      auto pos = [&](int t) {
-        return (g * group + t) * Slab + (!Flip || 2 * t < group ? q : Slab - 1 - q);
-      };
-      auto pair = [&](int t, int u) { exchange_pair<K, V>(x, pos(t), pos(u), order); };
-      if constexpr (Flip) {
-        for (int t = 0; 2 * t < group; ++t) pair(t, group - 1 - t);
-      }
-      for (int d = Flip ? group / 4 : group / 2; d >= 1; d /= 2) {
-        for (int t = 0; t < group; ++t) {
-          if ((t & d) == 0) pair(t, t + d);
-        }
-      }
-    }
-  } else if constexpr (G <= MaxGroup) {
+  if constexpr (MaxGroup > 0 && G < MaxGroup) {
     if (group != G) {
       multi_slab_merge<Slab, MaxGroup, Flip, 2 * G, K, V>(x, slabs, group, thread, threads, order);
       return;
     }
-    const int columns = slabs / G * Slab;
-    for (int c = thread; c < columns; c += threads) {
-      const int g = c / Slab, q = c % Slab;
-      auto pos = [&](int t) {
-        return (g * G + t) * Slab + (!Flip || 2 * t < G ? q : Slab - 1 - q);
-      };
+  }
+  const int size = MaxGroup == 0 ? group : G;  // a constant for the register columns
+  for (int c = thread; c < slabs / size * Slab; c += threads) {
+    const int g = c / Slab, q = c % Slab;
+    auto pos = [&](int t) {
+      return (g * size + t) * Slab + (!Flip || 2 * t < size ? q : Slab - 1 - q);
+    };
+    if constexpr (MaxGroup == 0) {
+      column_pairs<Flip>(group,
+                         [&](int t, int u) { exchange_pair<K, V>(x, pos(t), pos(u), order); });
+    } else {
       K k[G];
       V v[G];
 #pragma unroll
