@@ -125,10 +125,11 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_sort(K (&k)[R], V (&v)[R], const Order& or
 // two, at least 2): the multi-slab merges of the CUDA seam (a column of a group of slabs) and the
 // streaming merge levels (a column of a group of blocks). Flip: the flip merge (t with
 // group - 1 - t), then half merges down to distance 1; otherwise half merges from distance
-// group / 2. pair(t, u) with t < u. Group: an int, or a std::integral_constant where the column
-// sits in registers (the loops then unroll fully).
-template <bool Flip, class Group, class Pair>
-KOKKOS_FORCEINLINE_FUNCTION void column_pairs(Group group, const Pair& pair) {
+// group / 2. pair(t, u) with t < u. G > 0: the group is G, a constant (a column in registers,
+// whose loops then unroll fully); otherwise `runtime_group`.
+template <bool Flip, int G = 0, class Pair>
+KOKKOS_FORCEINLINE_FUNCTION void column_pairs(int runtime_group, const Pair& pair) {
+  const int group = G > 0 ? G : runtime_group;
   if constexpr (Flip) {
     ORDO_UNROLL
     for (int t = 0; 2 * t < group; ++t) pair(t, group - 1 - t);
@@ -147,7 +148,7 @@ KOKKOS_FORCEINLINE_FUNCTION void column_pairs(Group group, const Pair& pair) {
 template <int G, bool Flip, class K, class V, class Order, class Valid>
 KOKKOS_FORCEINLINE_FUNCTION void column_merge(K (&k)[G], V (&v)[G], const Order& order,
                                               const Valid& valid) {
-  column_pairs<Flip>(std::integral_constant<int, G>{}, [&](int t, int u) {
+  column_pairs<Flip, G>(G, [&](int t, int u) {
     if (valid(u)) compare_exchange(k[t], v[t], k[u], v[u], order);
   });
 }

@@ -65,9 +65,11 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
 // tile(0, na + nb): element i of the tile is loaded by thread i % team_size, with VT loads in
 // flight per thread. Where A and B are contiguous Views of one type, each element is one address
 // select and one load, not a predicated load from each View (Nsight Compute, H100: the load phase
-// was a fifth of a sort merge pass's instructions). (A branch for full tiles without the bounds
-// tests raised merge's tiles from 67 to 84-127 registers and made merge 30% slower.)
-template <int VT, class Member, class AView, class BView, class TileView>
+// was a fifth of a sort merge pass's instructions). FullTiles: tiles of at least VT * team_size
+// elements load without bounds tests, for kernels whose registers are bounded anyway (the
+// branch raised merge's unbounded tiles from 67 to 84-127 registers and made merge 30% slower;
+// it made sort's launch-bounded passes of 2^24 u32 keys 7% faster).
+template <int VT, bool FullTiles = false, class Member, class AView, class BView, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
                                       const BView& b, std::int64_t b0, int nb,
                                       const TileView& tile) {
@@ -81,15 +83,22 @@ KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std:
     }
   };
   T v[VT];
-  ORDO_UNROLL
-  for (int k = 0; k < VT; ++k) {
-    const int i = k * nt + t;
-    if (i < count) v[k] = load(i);
-  }
-  ORDO_UNROLL
-  for (int k = 0; k < VT; ++k) {
-    const int i = k * nt + t;
-    if (i < count) tile(i) = v[k];
+  if (FullTiles && count >= VT * nt) {
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) v[k] = load(k * nt + t);
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) tile(k * nt + t) = v[k];
+  } else {
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      const int i = k * nt + t;
+      if (i < count) v[k] = load(i);
+    }
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      const int i = k * nt + t;
+      if (i < count) tile(i) = v[k];
+    }
   }
   // Tiles with halo elements may hold a few more than VT * team_size.
   for (int i = VT * nt + t; i < count; i += nt) tile(i) = load(i);
@@ -122,16 +131,16 @@ KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int 
 // B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); with WithFrom (values move), `from`
 // (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called once
 // per output i with the key and, with WithFrom, where it came from (index into a or b; otherwise
-// from_a is true and index a0); consecutive threads take consecutive i.
-template <int VT, bool WithFrom, class Member, class AView, class BView, class TileView,
-          class FromView, class Comp, class Store>
+// from_a is true and index a0); consecutive threads take consecutive i. FullTiles: tile_load's.
+template <int VT, bool WithFrom, bool FullTiles = false, class Member, class AView, class BView,
+          class TileView, class FromView, class Comp, class Store>
 KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
                                             int na, const BView& b, std::int64_t b0, int nb,
                                             const TileView& tile, const FromView& from,
                                             const Comp& comp, const Store& store) {
   using Key = typename TileView::non_const_value_type;
   const int t = member.team_rank(), count = na + nb;
-  tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
+  tile_load<VT, FullTiles>(member, a, a0, na, b, b0, nb, tile);
   member.team_barrier();
 
   // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
