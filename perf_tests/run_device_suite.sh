@@ -25,10 +25,13 @@ if [ $unit_tests = 1 ]; then
   done
 fi
 if command -v cuobjdump >/dev/null; then
+  # Demangled, each kernel named by its functor (the first 160 characters of its type) or CUB
+  # kernel, then its registers, stack, shared and local memory.
   cuobjdump --dump-resource-usage "$BUILD/perf_tests/ordo-perf" 2>&1 |
-    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact|SortBlocks|SortMerge|SortStream)" |
-    grep -oE "Function [^ ]*|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+" |
-    sed -E 's/Function (.{0,90}).*/\1/' >"$OUT/resource-usage.txt"
+    sed -E 's/^[[:space:]]*Function ([^:]*):.*/\1/' | c++filt |
+    grep -A1 -E "(MergeTiles|SearchTiles|MergePathPartition|BinarySearch|Compact|SortBlocks|SortMerge|SortStream|cub::)" |
+    grep -oE "ParallelFor<Ordo::Impl::.{0,160}|void cub::[^<]*|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+" |
+    sed -E 's/^(ParallelFor<|void )//' >"$OUT/resource-usage.txt"
 fi
 perf=$BUILD/perf_tests/ordo-perf
 run() { echo "+ ordo-perf $*"; $perf "$@"; }
