@@ -248,7 +248,7 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
       if (threads % 32 != 0 || R > Tuning::seam_team_regs || n > warps * slab) return false;
       const std::int64_t slabs = network_size(n, slab) / slab;
       const int thread = threadIdx.y * blockDim.x + threadIdx.x;
-      const std::int64_t first = std::int64_t(thread / 32) * slab + (thread % 32) * R;
+      const std::int64_t first = CudaSeam::slab_first<R>(thread);
       const bool full = n == slabs * slab;
       K k[R];
       V v[R];

@@ -18,8 +18,8 @@
 //
 // This header: the record order (plain or stable), register compare-exchange, the in-lane
 // networks, the column merge of a group of slabs or blocks, the pair enumeration of a stage, and
-// the padded scratch index that keeps the lane
-// columns free of bank conflicts (one spare word per 32, the patent's padding formula).
+// the padded scratch index that keeps the lane columns free of bank conflicts (one spare word per
+// 32, the patent's padding formula).
 
 #include <impl/Ordo_SortKeys.hpp>
 #include <impl/Ordo_Traits.hpp>
@@ -141,6 +141,15 @@ KOKKOS_FORCEINLINE_FUNCTION void column_pairs(int runtime_group, const Pair& pai
       if ((t & d) == 0) pair(t, t + d);
     }
   }
+}
+
+// Row t of column q of a group of `group` runs of `stride` positions from `base`: position q of
+// the run, or with Flip, in the group's second half, position stride - 1 - q (read flipped), so
+// that the flip pairs and the half pairs of column_pairs all lie in the column.
+template <bool Flip, class Index>
+KOKKOS_FORCEINLINE_FUNCTION Index column_position(Index base, int t, int group, Index stride,
+                                                  Index q) {
+  return base + t * stride + (!Flip || 2 * t < group ? q : stride - 1 - q);
 }
 
 // The column merge of G positions held in registers. Pairs (t, u) whose upper position does not

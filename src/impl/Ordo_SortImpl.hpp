@@ -181,7 +181,7 @@ struct SortBlocksSeam {
       member.team_barrier();
       CudaSeam::block_half_merge<Tuning::slabs, R, K, V>(tile, block / (32 * R), order);
     } else {
-      const std::int64_t first = std::int64_t(thread / 32) * (32 * R) + (thread % 32) * R;
+      const int first = CudaSeam::slab_first<R>(thread);
 #pragma unroll
       for (int r = 0; r < R; ++r) load(r, load_offset<32, R>(first + r, count == block));
       CudaSeam::block_sort<Tuning::slabs>(k, v, tile, block / (32 * R), order);
@@ -198,9 +198,9 @@ struct SortBlocksSeam {
 // sort's one team then runs a shorter network with fewer warps).
 template <class Tuning>
 std::int64_t block_slabs(std::int64_t n) {
-  std::int64_t slabs = 1;
-  while (slabs < Tuning::slabs && slabs * Tuning::lanes * Tuning::regs < n) slabs *= 2;
-  return slabs;
+  constexpr std::int64_t slab = std::int64_t(Tuning::lanes) * Tuning::regs;
+  const std::int64_t fit = network_size(n, slab) / slab;
+  return fit < Tuning::slabs ? fit : Tuning::slabs;
 }
 
 // The block kernel (HalfMerge: the end of a streaming merge level) over n records.
@@ -252,7 +252,7 @@ struct SortStreamFlip {
     const std::int64_t first = member.league_rank() * columns;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(member, columns), [&](std::int64_t i) {
       const std::int64_t c = first + i, q = c % block, base = c / block * (G * block);
-      auto pos = [&](int t) { return base + t * block + (2 * t < G ? q : block - 1 - q); };
+      auto pos = [&](int t) { return column_position<true>(base, t, G, block, q); };
       K k[G];
       V v[G];
       ORDO_UNROLL

@@ -124,6 +124,13 @@ __device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const 
   }
 }
 
+// The first block position of thread `thread`'s R registers: warp w holds slab w, lane l its
+// positions [l * R, l * R + R).
+template <int R>
+__device__ __forceinline__ int slab_first(int thread) {
+  return (thread / 32) * (32 * R) + (thread % 32) * R;
+}
+
 // Exchange of a block through memory the whole team reads: get(e) / set(e, k, v) at block
 // position e (the accessor maps it to padded scratch, or to the user's View).
 template <int R, class K, class V, class Exchange>
@@ -161,9 +168,7 @@ __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int th
   const int size = MaxGroup == 0 ? group : G;  // a constant for the register columns
   for (int c = thread; c < slabs / size * Slab; c += threads) {
     const int g = c / Slab, q = c % Slab;
-    auto pos = [&](int t) {
-      return (g * size + t) * Slab + (!Flip || 2 * t < size ? q : Slab - 1 - q);
-    };
+    auto pos = [&](int t) { return column_position<Flip>(g * size * Slab, t, size, Slab, q); };
     if constexpr (MaxGroup == 0) {
       column_pairs<Flip>(group,
                          [&](int t, int u) { exchange_pair<K, V>(x, pos(t), pos(u), order); });
@@ -190,7 +195,7 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   const int lane = thread % 32, warp = thread / 32;
   constexpr int slab = 32 * R;
   const bool active = warp < slabs;
-  const int first = warp * slab + lane * R;
+  const int first = slab_first<R>(thread);
   if (active) slab_sort(k, v, lane, order);
   for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
@@ -217,7 +222,7 @@ __device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Or
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int lane = thread % 32, warp = thread / 32;
   constexpr int slab = 32 * R;
-  const int first = warp * slab + lane * R;
+  const int first = slab_first<R>(thread);
   multi_slab_merge<slab, MaxSlabs, false, 2, K, V>(x, int(slabs), int(slabs), thread, threads,
                                                    order);
   __syncthreads();
