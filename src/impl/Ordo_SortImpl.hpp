@@ -158,7 +158,7 @@ struct SortBlocksSeam {
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     const auto tile = ScratchTile<K, V>::allocate(member, block);
-    const int thread = member.team_rank();
+    const int thread = CudaSeam::team_thread();
     K k[R];
     V v[R];
     // Record g of the block into registers; padding: the all-ones word.
@@ -364,9 +364,8 @@ struct SortMergePartition {
   }
 };
 
-// FullTiles: tile_load's (launches with values, or under launch bounds).
-template <int VT, bool Fused, bool FullTiles, class ExecSpace, class K, class V, class KeyView,
-          class ValueView, class Sink, class PartView, class Less>
+template <int VT, bool Fused, class ExecSpace, class K, class V, class KeyView, class ValueView,
+          class Sink, class PartView, class Less>
 struct SortMergeTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
@@ -413,9 +412,9 @@ struct SortMergeTiles {
       // that the stores below gather from scratch rather than chain global loads.
       from = IndexTile(member.team_scratch(0), shape.tile);
       staged = ValueTile(member.team_scratch(0), shape.tile);
-      tile_load<VT, FullTiles>(member, values, a_first, na, values, b_first, nb, staged);
+      tile_load<VT>(member, values, a_first, na, values, b_first, nb, staged);
     }
-    team_merge_tile<VT, with_values, FullTiles>(
+    team_merge_tile<VT, with_values>(
         member, keys, a_first, na, keys, b_first, nb, tile, from, less,
         [&](int i, const K& key, bool from_a, std::int64_t src) {
           sink.keys.store(begin + i, key);
@@ -436,29 +435,27 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   const std::int64_t tiles = shape.tiles();
   using Part = PartitionView<ExecSpace>;
   // Large keys-only passes (DRAM-bound) run with launch bounds that trade registers for more
-  // resident tiles; smaller ones (L2-resident, latency-bound) without. Full tiles load without
-  // bounds tests under launch bounds and where values move (H100: sort_by_key of u32 pairs 13%
-  // faster at 2^22..2^26), not in unbounded keys-only passes (more registers, fewer tiles).
+  // resident tiles; smaller ones (L2-resident, latency-bound) without.
   using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
   auto launch = [&](auto fused, const Part& part, const char* label) {
-    auto run_policy = [&](auto policy, auto full_tiles) {
-      using Tiles = SortMergeTiles<vt, decltype(fused)::value, decltype(full_tiles)::value,
-                                   ExecSpace, K, V, KeyView, ValueView, Sink, Part, Less>;
-      Kokkos::parallel_for(
-          label,
-          policy.set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size))),
-          Tiles{keys, values, sink, part, shape, less});
-    };
+    using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
+                                 Sink, Part, Less>;
+    const Tiles tiles_functor{keys, values, sink, part, shape, less};
+    const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
     if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
         using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
-        run_policy(Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size),
-                   std::true_type{});
+        Kokkos::parallel_for(label,
+                             Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size)
+                                 .set_scratch_size(0, scratch),
+                             tiles_functor);
         return;
       }
     }
-    run_policy(Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size),
-               std::bool_constant<!std::is_same_v<V, NoValue>>{});
+    Kokkos::parallel_for(
+        label,
+        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
+        tiles_functor);
   };
   if (tiles <= Tuning::fused_max_tiles) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");

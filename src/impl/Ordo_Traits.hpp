@@ -30,6 +30,19 @@ inline constexpr bool is_contiguous_1d_v<V, std::enable_if_t<Kokkos::is_view_v<V
     unsigned(V::rank) == 1 && (std::is_same_v<typename V::array_layout, Kokkos::LayoutRight> ||
                                std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>);
 
+// x, hidden from the optimizer in CUDA device code. Kokkos runs a team's body in a loop over league
+// ranks; from a plain thread index the compiler hoists everything derived from it (every
+// register's load and store position, every stage's lane predicates) out of that loop and holds
+// it in registers for the whole kernel (ptxas, sm_90: sort's block kernel 96 registers instead of
+// 48; a slab of 32 registers per lane 255 instead of 72). Team kernels index by
+// opaque(member.team_rank()).
+KOKKOS_FORCEINLINE_FUNCTION int opaque(int x) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("" : "+r"(x));
+#endif
+  return x;
+}
+
 // Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
 // Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).
 template <class ExecSpace, class Launch>

@@ -61,6 +61,11 @@ __device__ __forceinline__ T shfl_xor(const T& x, int mask) {
   }
 }
 
+// The calling thread's linear index in its team, opaque (see Ordo_Traits.hpp).
+__device__ __forceinline__ int team_thread() {
+  return opaque(threadIdx.y * blockDim.x + threadIdx.x);
+}
+
 // The lane keeps the partner's record when the pair exchanges: the pair is (lower lane's
 // position, upper lane's position) and exchanges when the upper record orders first. (Written so
 // that the lane's side stays a predicate: min or max for plain keys, else two compares and one
@@ -131,6 +136,38 @@ __device__ __forceinline__ int slab_first(int thread) {
   return (thread / 32) * (32 * R) + (thread % 32) * R;
 }
 
+// The slab's registers transposed for coalesced stores: a butterfly of log2(R) shuffle stages
+// trades lane bit j for register bit j (j < log2(R)). Before, register r of lane l holds slab
+// position l * R + r; after, register q of lane l holds transposed_position<R>(l, q), so that
+// each register's lanes hold runs of R consecutive positions (R = 32: one row of 32).
+template <int R, int M = 1, class K, class V>
+__device__ __forceinline__ void slab_transpose(K (&k)[R], V (&v)[R], int lane) {
+  static_assert(R <= 32, "a register bit per lane bit");
+  if constexpr (M < R) {
+    const bool upper = (lane & M) != 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (r & M) continue;
+      // The lower lane sends register r | M and receives the upper lane's register r into it;
+      // the upper lane sends register r and receives the lower lane's register r | M into it.
+      const K k0 = k[r], k1 = k[r | M];
+      const V v0 = v[r], v1 = v[r | M];
+      const K kr = shfl_xor(upper ? k0 : k1, M);
+      const V vr = shfl_xor(upper ? v0 : v1, M);
+      k[r] = upper ? kr : k[r];
+      v[r] = upper ? vr : v[r];
+      k[r | M] = upper ? k[r | M] : kr;
+      v[r | M] = upper ? v[r | M] : vr;
+    }
+    slab_transpose<R, 2 * M>(k, v, lane);
+  }
+}
+
+template <int R>
+__device__ __forceinline__ int transposed_position(int lane, int q) {
+  return ((lane & ~(R - 1)) | q) * R + (lane & (R - 1));
+}
+
 // Exchange of a block through memory the whole team reads: get(e) / set(e, k, v) at block
 // position e (the accessor maps it to padded scratch, or to the user's View).
 template <int R, class K, class V, class Exchange>
@@ -144,6 +181,21 @@ template <int R, class K, class V, class Exchange>
 __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R], int first) {
 #pragma unroll
   for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
+}
+
+// One warp sorts the n <= 32 * R records of exchange x (positions [0, n)) in one slab: loads
+// (coalesced rows where n fills the slab; otherwise in position order, padding on top),
+// slab_sort, slab_transpose, stores of whole rows. `lane`: the calling thread's lane.
+template <int R, class K, class V, class Order, class Exchange>
+__device__ void warp_sort(const Exchange& x, std::int64_t n, int lane, const Order& order) {
+  K k[R];
+  V v[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) x.get(load_offset<32, R>(lane * R + r, n == 32 * R), k[r], v[r]);
+  slab_sort(k, v, lane, order);
+  slab_transpose(k, v, lane);
+#pragma unroll
+  for (int q = 0; q < R; ++q) x.set(transposed_position<R>(lane, q), k[q], v[q]);
 }
 
 // The multi-slab merges of one level of `group` slabs (of Slab positions each), run on the
@@ -190,7 +242,7 @@ __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int th
 template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
 __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t slabs,
                            const Order& order) {
-  const int thread = threadIdx.y * blockDim.x + threadIdx.x;
+  const int thread = team_thread();
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int lane = thread % 32, warp = thread / 32;
   constexpr int slab = 32 * R;
@@ -218,7 +270,7 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
 // registers sort it. Leaves the sorted block in the exchange buffer after a barrier.
 template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
 __device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Order& order) {
-  const int thread = threadIdx.y * blockDim.x + threadIdx.x;
+  const int thread = team_thread();
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int lane = thread % 32, warp = thread / 32;
   constexpr int slab = 32 * R;
