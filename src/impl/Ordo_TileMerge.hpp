@@ -66,8 +66,8 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
 // flight per thread. Where A and B are contiguous Views of one type, each element is one address
 // select and one load, not a predicated load from each View (Nsight Compute, H100: the load phase
 // was a fifth of a sort merge pass's instructions). Full tiles (at least VT * team_size elements)
-// load without bounds tests. (With the thread index opaque, the branch costs no registers: merge's
-// tiles 52 -> 56, sort's 50 -> 53 on sm_90; from a plain index it cost 17 to 60.)
+// load without bounds tests. (With the thread index opaque the branch costs 3 or 4 registers:
+// merge's tiles 52 -> 56, sort's 50 -> 53 on sm_90; from a plain index it cost 17 to 60.)
 template <int VT, class Member, class AView, class BView, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
                                       const BView& b, std::int64_t b0, int nb,

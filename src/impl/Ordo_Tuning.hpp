@@ -110,8 +110,8 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // Registers per lane: the block's records in scratch stay under 48 KiB.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
   // Team-level sorts: segments of up to 32 * seam_team_regs records sort in one warp's slab
-  // (ptxas, sm_90: a user kernel calling sort_team on u32 keys takes 77 registers; 32 registers
-  // per lane for 8-byte records would raise u64 keys' from 105 to 143).
+  // (ptxas, sm_90, a user kernel sorting segments of a length known at compile time: u32 keys
+  // 77 registers; 32 registers per lane for 8-byte records would raise u64 keys' from 105 to 143).
   static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
   // Measured at fae3896+ on the H100 (u32 keys): 8 resident 128-thread tiles per SM make the
   // DRAM-bound passes of 2^24 keys 12% faster, but the L2-resident passes up to 2^20 4-7% slower,
