@@ -242,41 +242,37 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
     const int threads = blockDim.x * blockDim.y;
     int warps = 1;
     while (2 * warps * 32 <= threads) warps *= 2;
-    const int thread = CudaSeam::team_thread();
     // The fewest registers per lane that hold the segment: in one slab of warp 0 while it fits
     // (all its stages in registers and shuffles, nothing exchanged through the View), else in a
-    // slab per warp, of at most the block kernel's registers per lane (the user's kernel takes
-    // the registers of the heaviest path: ptxas sm_90, u32 keys in 128-thread teams, 114 with
-    // slabs of up to 16, 168 with slabs of 32).
-    auto run = [&](auto regs) -> bool {
+    // slab per warp, of at most Tuning::team_warp_regs registers per lane.
+    auto one_warp = [&](auto regs) -> bool {
       constexpr int R = decltype(regs)::value;
-      constexpr std::int64_t slab = 32 * R;
       if constexpr (R > Tuning::seam_team_regs) {
         return false;
       } else {
-        if (threads % 32 != 0) return false;
-        if (n <= slab) {
-          if (thread < 32) CudaSeam::warp_sort<R, K, V>(tile, n, thread, Order{});
-          __syncthreads();
-          return true;
-        }
-        if (R > Tuning::regs || n <= 32 * Tuning::seam_team_regs || n > warps * slab) return false;
-        const std::int64_t slabs = network_size(n, slab) / slab;
-        const std::int64_t first = CudaSeam::slab_first<R>(thread);
-        const bool full = n == slabs * slab;
-        K k[R];
-        V v[R];
-        if (thread / 32 < slabs) {
-#pragma unroll
-          for (int r = 0; r < R; ++r) tile.get(load_offset<32, R>(first + r, full), k[r], v[r]);
-        }
-        // Pairwise multi-slab merges on the caller's View (MaxSlabs 0: see multi_slab_merge).
-        CudaSeam::block_sort<0>(k, v, tile, slabs, Order{});
+        if (n > 32 * R) return false;
+        if (CudaSeam::team_thread() < 32) CudaSeam::warp_sort<R, K, V>(tile, n, Order{});
+        __syncthreads();
         return true;
       }
     };
-    if (run(std::integral_constant<int, 4>{}) || run(std::integral_constant<int, 8>{}) ||
-        run(std::integral_constant<int, 16>{}) || run(std::integral_constant<int, 32>{})) {
+    auto per_warp = [&](auto regs) -> bool {
+      constexpr int R = decltype(regs)::value;
+      if constexpr (R > Tuning::team_warp_regs) {
+        return false;
+      } else {
+        if (n > warps * 32 * R) return false;
+        CudaSeam::warps_sort<R, K, V>(tile, n, Order{});
+        return true;
+      }
+    };
+    using R4 = std::integral_constant<int, 4>;
+    using R8 = std::integral_constant<int, 8>;
+    using R16 = std::integral_constant<int, 16>;
+    using R32 = std::integral_constant<int, 32>;
+    if (threads % 32 == 0 &&
+        (one_warp(R4{}) || one_warp(R8{}) || one_warp(R16{}) || one_warp(R32{}) || per_warp(R4{}) ||
+         per_warp(R8{}) || per_warp(R16{}))) {
       return;
     }
   }

@@ -113,6 +113,9 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // (ptxas, sm_90, a user kernel sorting segments of a length known at compile time: u32 keys
   // 77 registers; 32 registers per lane for 8-byte records would raise u64 keys' from 105 to 143).
   static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
+  // Longer segments sort in a slab per warp of up to team_warp_regs registers per lane (the
+  // user's kernel takes the registers of sort_team's heaviest path).
+  static constexpr int team_warp_regs = regs;
   // Measured at fae3896+ on the H100 (u32 keys): 8 resident 128-thread tiles per SM make the
   // DRAM-bound passes of 2^24 keys 12% faster, but the L2-resident passes up to 2^20 4-7% slower,
   // and 32-bit records with values slower (u64 keys not measured: left unbounded).

@@ -187,7 +187,8 @@ __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R
 // (coalesced rows where n fills the slab; otherwise in position order, padding on top),
 // slab_sort, slab_transpose, stores of whole rows. `lane`: the calling thread's lane.
 template <int R, class K, class V, class Order, class Exchange>
-__device__ void warp_sort(const Exchange& x, std::int64_t n, int lane, const Order& order) {
+__device__ void warp_sort(const Exchange& x, std::int64_t n, const Order& order) {
+  const int lane = team_thread();
   K k[R];
   V v[R];
 #pragma unroll
@@ -262,6 +263,24 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   }
   if (active) slab_store(x, k, v, first);
   __syncthreads();
+}
+
+// The team's warps sort the n records of exchange x (n <= warps * 32 * R) in a slab per warp,
+// merged pairwise in x itself (block_sort with MaxSlabs 0).
+template <int R, class K, class V, class Order, class Exchange>
+__device__ void warps_sort(const Exchange& x, std::int64_t n, const Order& order) {
+  constexpr std::int64_t slab = 32 * R;
+  const std::int64_t slabs = network_size(n, slab) / slab;
+  const int thread = team_thread();
+  const int first = slab_first<R>(thread);
+  const bool full = n == slabs * slab;
+  K k[R];
+  V v[R];
+  if (thread / 32 < slabs) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) x.get(load_offset<32, R>(first + r, full), k[r], v[r]);
+  }
+  block_sort<0>(k, v, x, slabs, order);
 }
 
 // The end of a streaming merge level (device level): the block of `slabs` slabs in the exchange
