@@ -236,16 +236,18 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
   member.team_barrier();  // the team's last writes to keys are in
   if (n < 2) return;
   const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
+  std::int64_t sorted = 0;  // runs of `sorted` positions sorted already
 #if defined(__CUDA_ARCH__) && defined(ORDO_CUDA_SLAB)
   using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
   if constexpr (Codec::encoded) {
+    // A segment that fits one warp's slab sorts there (R: the fewest registers per lane that
+    // hold it, up to seam_team_regs; every stage in registers and shuffles). A longer one sorts
+    // in runs of 32 * team_run_regs records, warp w taking runs w, w + warps, ..., which the
+    // portable network then merges. The user's kernel takes the registers of sort_team's
+    // heaviest path (ptxas sm_90, u32 keys in 128-thread teams: 77; 84 with the longer runs at
+    // 32 registers per lane; 112 with a slab per warp merged in the View at f582cb9).
     const int threads = blockDim.x * blockDim.y;
-    int warps = 1;
-    while (2 * warps * 32 <= threads) warps *= 2;
-    // The fewest registers per lane that hold the segment: in one slab of warp 0 while it fits
-    // (all its stages in registers and shuffles, nothing exchanged through the View), else in a
-    // slab per warp, of at most Tuning::team_warp_regs registers per lane.
-    auto one_warp = [&](auto regs) -> bool {
+    auto one_run = [&](auto regs) -> bool {
       constexpr int R = decltype(regs)::value;
       if constexpr (R > Tuning::seam_team_regs) {
         return false;
@@ -256,30 +258,30 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
         return true;
       }
     };
-    auto per_warp = [&](auto regs) -> bool {
+    // Warp w sorts runs w, w + warps, ... of 32 * R records each in its slab.
+    auto warp_runs = [&](auto regs) {
       constexpr int R = decltype(regs)::value;
-      if constexpr (R > Tuning::team_warp_regs) {
-        return false;
-      } else {
-        if (n > warps * 32 * R) return false;
-        CudaSeam::warps_sort<R, K, V>(tile, n, Order{});
-        return true;
+      constexpr std::int64_t run = 32 * R;
+      for (std::int64_t r = CudaSeam::team_thread() / 32; r * run < n; r += threads / 32) {
+        const TileAt<ViewTile<Codec, KeyView, ValueView>> at{tile, r * run};
+        CudaSeam::warp_sort<R, K, V>(at, n - r * run < run ? n - r * run : run, Order{});
       }
+      __syncthreads();
+      sorted = run;
     };
     using R4 = std::integral_constant<int, 4>;
     using R8 = std::integral_constant<int, 8>;
     using R16 = std::integral_constant<int, 16>;
     using R32 = std::integral_constant<int, 32>;
-    if (threads % 32 == 0 &&
-        (one_warp(R4{}) || one_warp(R8{}) || one_warp(R16{}) || one_warp(R32{}) || per_warp(R4{}) ||
-         per_warp(R8{}) || per_warp(R16{}))) {
-      return;
+    if (threads % 32 == 0) {
+      if (one_run(R4{}) || one_run(R8{}) || one_run(R16{}) || one_run(R32{})) return;
+      warp_runs(std::integral_constant<int, Tuning::team_run_regs>{});  // then the network
     }
   }
 #endif
   constexpr int R = TeamSortTuning::regs;
   team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n,
-                                                        Order{});
+                                                        Order{}, sorted);
 }
 
 }  // namespace Impl
@@ -287,9 +289,9 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
 /// Team-level sort for use inside a user's TeamPolicy kernel: every thread of the team calls it
 /// with the same arguments; keys may be a global or a scratch View. Allocates nothing and needs
 /// no scratch of its own (sort_team_scratch_size is 0). Not stable. On CUDA, in teams of whole
-/// warps, segments of up to 1024 records of 4 bytes (512 otherwise) sort in one warp's registers,
-/// longer ones of up to 512 records per warp (256 for records over 8 bytes) in a slab per warp
-/// (the slab seam); longer still, the portable network.
+/// warps, segments of up to 1024 records of 4 bytes (512 otherwise) sort in one warp's registers;
+/// longer ones sort in runs of 512 records, one run per warp at a time, which the portable network
+/// then merges through the View.
 /// Synchronization: ends with a team barrier, after which keys are sorted.
 template <class Member, class KeyView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_team(const Member& member, const KeyView& keys,

@@ -82,6 +82,21 @@ struct ViewTile {
   }
 };
 
+// Positions [base, base + ...) of a tile as a tile of their own.
+template <class Tile>
+struct TileAt {
+  const Tile& tile;
+  std::int64_t base;
+  template <class K, class V>
+  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
+    tile.get(base + e, k, v);
+  }
+  template <class K, class V>
+  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
+    tile.set(base + e, k, v);
+  }
+};
+
 // The compare-exchange of positions i < j of a tile: exchanges when j's record orders first.
 template <class K, class V, class Tile, class Index, class Order>
 KOKKOS_INLINE_FUNCTION void exchange_pair(const Tile& tile, Index i, Index j, const Order& order) {
@@ -180,15 +195,21 @@ struct TeamNetwork {
 };
 
 // Sorts the block (see TeamNetwork for its shape and callers); WholeTeam: ends with a barrier.
+// `sorted`: the block's runs of `sorted` positions are sorted already (a power of two of at least
+// R, the caller's writes to them visible to the team), so only the merge levels above remain; 0:
+// none are.
 template <int W, int R, bool WholeTeam, class K, class V, class Member, class Tile, class Order>
 KOKKOS_INLINE_FUNCTION void team_block_sort(const Member& member, const Tile& tile,
                                             std::int64_t block, std::int64_t count,
-                                            const Order& order) {
+                                            const Order& order, std::int64_t sorted = 0) {
   const TeamNetwork<W, R, WholeTeam, K, V, Member, Tile, Order> net{member, tile, block, count,
                                                                     order};
-  net.lanes(
-      [&](K(&k)[R], V(&v)[R], std::int64_t first) { lane_sort<R>(k, v, order, first, count); });
-  for (std::int64_t size = 2 * R; size <= block; size *= 2) {
+  if (sorted < R) {
+    net.lanes(
+        [&](K(&k)[R], V(&v)[R], std::int64_t first) { lane_sort<R>(k, v, order, first, count); });
+    sorted = R;
+  }
+  for (std::int64_t size = 2 * sorted; size <= block; size *= 2) {
     net.stage([&](std::int64_t p, std::int64_t& i, std::int64_t& j) { flip_pair(p, size, i, j); });
     net.half_merge(size / 4);
   }

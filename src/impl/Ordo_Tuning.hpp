@@ -72,7 +72,7 @@ inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 // merged by merge passes (MergeTuning's tiles). Host backends sort one chunk per thread with the
 // standard library, no smaller than host_grain, then merge (their block shape serves the tests of
 // the portable network). On CUDA, seam_team_regs is the most registers per lane the seam of the
-// team-level sorts holds (larger segments take the portable network).
+// team-level sorts holds.
 template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning {
   static constexpr int slabs = 1;
@@ -109,13 +109,14 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int lanes = 32;
   // Registers per lane: the block's records in scratch stay under 48 KiB.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  // Team-level sorts: segments of up to 32 * seam_team_regs records sort in one warp's slab
-  // (ptxas, sm_90, a user kernel sorting segments of a length known at compile time: u32 keys
-  // 77 registers; 32 registers per lane for 8-byte records would raise u64 keys' from 105 to 143).
+  // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab (ptxas,
+  // sm_90, a user kernel sorting segments: u32 keys 77 registers; 32 registers per lane for 8-byte
+  // records would raise u64 keys' from 105 to 143).
   static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
-  // Longer segments sort in a slab per warp of up to team_warp_regs registers per lane (the
-  // user's kernel takes the registers of sort_team's heaviest path).
-  static constexpr int team_warp_regs = regs;
+  // Longer segments sort in runs of 32 * team_run_regs records, merged by the portable network
+  // (ptxas sm_90, user kernels on 4-, 8- and 12-byte records: 78, 85 and 108 registers; 8 for
+  // records over 4 bytes: 78, 80 and 126).
+  static constexpr int team_run_regs = 16;
   // Measured at fae3896+ on the H100 (u32 keys): 8 resident 128-thread tiles per SM make the
   // DRAM-bound passes of 2^24 keys 12% faster, but the L2-resident passes up to 2^20 4-7% slower,
   // and 32-bit records with values slower (u64 keys not measured: left unbounded).

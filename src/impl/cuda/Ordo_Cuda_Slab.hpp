@@ -183,12 +183,12 @@ __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R
   for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
 }
 
-// One warp sorts the n <= 32 * R records of exchange x (positions [0, n)) in one slab: loads
-// (coalesced rows where n fills the slab; otherwise in position order, padding on top),
-// slab_sort, slab_transpose, stores of whole rows. `lane`: the calling thread's lane.
+// The calling warp sorts the n <= 32 * R records of exchange x (positions [0, n)) in one slab:
+// loads (coalesced rows where n fills the slab; otherwise in position order, padding on top),
+// slab_sort, slab_transpose, stores of whole rows.
 template <int R, class K, class V, class Order, class Exchange>
 __device__ void warp_sort(const Exchange& x, std::int64_t n, const Order& order) {
-  const int lane = team_thread();
+  const int lane = team_thread() % 32;
   K k[R];
   V v[R];
 #pragma unroll
@@ -205,35 +205,27 @@ __device__ void warp_sort(const Exchange& x, std::int64_t n, const Order& order)
 // Slab - 1 - q (second half, read flipped), so that the flip pairs and the half pairs all lie in
 // the column. Otherwise: half merges from group / 2 slabs apart down to one, column q holding
 // position q of every slab. Each thread merges whole columns in registers (column_merge; G: the
-// group, dispatched up to MaxGroup), or, with MaxGroup 0, pair by pair in the exchange buffer,
-// writing a pair only when it exchanges (team-level sorts, whose buffer is the caller's View in
-// global memory). 32-bit index arithmetic; Slab and group are powers of two.
+// group, dispatched up to MaxGroup). 32-bit index arithmetic; Slab and group are powers of two.
 template <int Slab, int MaxGroup, bool Flip, int G = 2, class K, class V, class Order,
           class Exchange>
 __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
                                  const Order& order) {
-  if constexpr (MaxGroup > 0 && G < MaxGroup) {
+  if constexpr (G < MaxGroup) {
     if (group != G) {
       multi_slab_merge<Slab, MaxGroup, Flip, 2 * G, K, V>(x, slabs, group, thread, threads, order);
       return;
     }
   }
-  const int size = MaxGroup == 0 ? group : G;  // a constant for the register columns
-  for (int c = thread; c < slabs / size * Slab; c += threads) {
+  for (int c = thread; c < slabs / G * Slab; c += threads) {
     const int g = c / Slab, q = c % Slab;
-    auto pos = [&](int t) { return column_position<Flip>(g * size * Slab, t, size, Slab, q); };
-    if constexpr (MaxGroup == 0) {
-      column_pairs<Flip>(group,
-                         [&](int t, int u) { exchange_pair<K, V>(x, pos(t), pos(u), order); });
-    } else {
-      K k[G];
-      V v[G];
+    auto pos = [&](int t) { return column_position<Flip>(g * G * Slab, t, G, Slab, q); };
+    K k[G];
+    V v[G];
 #pragma unroll
-      for (int t = 0; t < G; ++t) x.get(pos(t), k[t], v[t]);
-      column_merge<G, Flip>(k, v, order, [](int) { return true; });
+    for (int t = 0; t < G; ++t) x.get(pos(t), k[t], v[t]);
+    column_merge<G, Flip>(k, v, order, [](int) { return true; });
 #pragma unroll
-      for (int t = 0; t < G; ++t) x.set(pos(t), k[t], v[t]);
-    }
+    for (int t = 0; t < G; ++t) x.set(pos(t), k[t], v[t]);
   }
 }
 
@@ -263,24 +255,6 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   }
   if (active) slab_store(x, k, v, first);
   __syncthreads();
-}
-
-// The team's warps sort the n records of exchange x (n <= warps * 32 * R) in a slab per warp,
-// merged pairwise in x itself (block_sort with MaxSlabs 0).
-template <int R, class K, class V, class Order, class Exchange>
-__device__ void warps_sort(const Exchange& x, std::int64_t n, const Order& order) {
-  constexpr std::int64_t slab = 32 * R;
-  const std::int64_t slabs = network_size(n, slab) / slab;
-  const int thread = team_thread();
-  const int first = slab_first<R>(thread);
-  const bool full = n == slabs * slab;
-  K k[R];
-  V v[R];
-  if (thread / 32 < slabs) {
-#pragma unroll
-    for (int r = 0; r < R; ++r) x.get(load_offset<32, R>(first + r, full), k[r], v[r]);
-  }
-  block_sort<0>(k, v, x, slabs, order);
 }
 
 // The end of a streaming merge level (device level): the block of `slabs` slabs in the exchange
