@@ -476,8 +476,9 @@ TEST(SortTeam, SegmentsInsideAUserKernel) {
   const std::vector<std::size_t> lengths = {1, 0, 7, 100, 512, 1000, 1024, 1025, 2048, 3000, 33};
   for (int mode : {0, 1, 2}) check_team<std::uint32_t>(lengths, mode, 128);
   check_team<double>(lengths, 0, 64);
-  check_team<std::int64_t>(lengths, 1, 96);  // three warps: the seam uses two
-  // One warp: one slab of up to 32 registers per lane, then the portable network.
+  check_team<std::int64_t>(lengths, 1, 96);  // three warps taking runs in turn
+  // One warp: one slab of up to 32 registers per lane, else runs of 512 one after the other, then
+  // the portable network.
   check_team<std::uint32_t>({1024, 999, 31, 4096, 1500}, 0, 32);
   check_team<float>({5, 64, 200, 17, 0, 1}, 3, 8);
 }
