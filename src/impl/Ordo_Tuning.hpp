@@ -109,13 +109,13 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int lanes = 32;
   // Registers per lane: the block's records in scratch stay under 48 KiB.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab (ptxas,
-  // sm_90, a user kernel sorting segments: u32 keys 77 registers; 32 registers per lane for 8-byte
-  // records would raise u64 keys' from 105 to 143).
+  // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab (ptxas
+  // sm_90, user kernels sorting segments at ab65633: u32 keys 78 registers, u64 keys 87 and u32
+  // pairs 96; 32 registers per lane for 8-byte records would take them to 151 and 168).
   static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
   // Longer segments sort in runs of 32 * team_run_regs records, merged by the portable network
-  // (ptxas sm_90, user kernels on 4-, 8- and 12-byte records: 78, 85 and 108 registers; 8 for
-  // records over 4 bytes: 78, 80 and 126).
+  // (ptxas sm_90 at 3d5272f, user kernels on 4-, 8- and 12-byte records: 78, 85 and 108
+  // registers; 8 for records over 4 bytes: 78, 80 and 126).
   static constexpr int team_run_regs = 16;
   // Measured at fae3896+ on the H100 (u32 keys): 8 resident 128-thread tiles per SM make the
   // DRAM-bound passes of 2^24 keys 12% faster, but the L2-resident passes up to 2^20 4-7% slower,
