@@ -54,6 +54,32 @@ struct ScratchTile {
     keys[padded(e)] = k;
     if constexpr (!std::is_same_v<V, NoValue>) values[padded(e)] = v;
   }
+  // Positions first + [0, R): with first a multiple of R and R a power of two of at most 32 they
+  // share one padding word's row, so one padded index and constant offsets address them.
+  template <int R>
+  KOKKOS_FORCEINLINE_FUNCTION void get_run(int first, K (&k)[R], V (&v)[R]) const {
+    static_assert(R <= 32 && (R & (R - 1)) == 0, "a run inside one row of 32");
+    const int p = padded(first);
+    ORDO_UNROLL
+    for (int r = 0; r < R; ++r) get_padded(p + r, k[r], v[r]);
+  }
+  template <int R>
+  KOKKOS_FORCEINLINE_FUNCTION void set_run(int first, const K (&k)[R], const V (&v)[R]) const {
+    static_assert(R <= 32 && (R & (R - 1)) == 0, "a run inside one row of 32");
+    const int p = padded(first);
+    ORDO_UNROLL
+    for (int r = 0; r < R; ++r) set_padded(p + r, k[r], v[r]);
+  }
+
+ private:
+  KOKKOS_FORCEINLINE_FUNCTION void get_padded(int p, K& k, V& v) const {
+    k = keys[p];
+    if constexpr (!std::is_same_v<V, NoValue>) v = values[p];
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void set_padded(int p, const K& k, const V& v) const {
+    keys[p] = k;
+    if constexpr (!std::is_same_v<V, NoValue>) values[p] = v;
+  }
 };
 
 // The caller's keys (and values) in place, n of them; positions at and after n are padding (the

@@ -168,19 +168,17 @@ __device__ __forceinline__ int transposed_position(int lane, int q) {
   return ((lane & ~(R - 1)) | q) * R + (lane & (R - 1));
 }
 
-// Exchange of a block through memory the whole team reads: get(e) / set(e, k, v) at block
-// position e (the accessor maps it to padded scratch, or to the user's View).
+// A lane's R registers to and from its run of R positions in the team's padded scratch
+// (ScratchTile; the run shares one padding row).
 template <int R, class K, class V, class Exchange>
 __device__ __forceinline__ void slab_store(const Exchange& x, const K (&k)[R], const V (&v)[R],
                                            int first) {
-#pragma unroll
-  for (int r = 0; r < R; ++r) x.set(first + r, k[r], v[r]);
+  x.template set_run<R>(first, k, v);
 }
 
 template <int R, class K, class V, class Exchange>
 __device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R], int first) {
-#pragma unroll
-  for (int r = 0; r < R; ++r) x.get(first + r, k[r], v[r]);
+  x.template get_run<R>(first, k, v);
 }
 
 // The calling warp sorts the n <= 32 * R records of exchange x (positions [0, n)) in one slab:
