@@ -18,6 +18,7 @@
 #include <Ordo_Config.hpp>
 #include <impl/Ordo_Slab.hpp>
 #include <impl/Ordo_SlabTeam.hpp>
+#include <impl/Ordo_Tuning.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -111,21 +112,36 @@ __device__ __forceinline__ void slab_half(K (&k)[R], V (&v)[R], int lane, int ma
   }
 }
 
-// Half merges from lane distance `mask` down, then inside the lanes.
-template <int R, class K, class V, class Order>
+// Half merges from lane distance `mask` down, then inside the lanes. Unrolled: the level loops as
+// straight-line code (the block kernels, see CudaSlabTuning), else rolled (the team-level sorts,
+// whose user kernels take the registers of every path they compile).
+template <bool Unrolled, int R, class K, class V, class Order>
 __device__ __forceinline__ void slab_half_merge(K (&k)[R], V (&v)[R], int lane, int mask,
                                                 const Order& order) {
-  for (; mask >= 1; mask >>= 1) slab_half(k, v, lane, mask, order);
+  if constexpr (Unrolled) {
+#pragma unroll
+    for (; mask >= 1; mask >>= 1) slab_half(k, v, lane, mask, order);
+  } else {
+#pragma unroll 1
+    for (; mask >= 1; mask >>= 1) slab_half(k, v, lane, mask, order);
+  }
   lane_half<R, R / 2>(k, v, order, 0, NoBound{});
 }
 
-template <int R, class K, class V, class Order>
+template <bool Unrolled, int R, class K, class V, class Order>
 __device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const Order& order) {
   static_assert(R >= 2 && (R & (R - 1)) == 0, "a power-of-two slab height of at least 2");
   lane_sort<R>(k, v, order, 0, NoBound{});
-  for (int span = 2; span <= 32; span *= 2) {
+  auto level = [&](int span) {
     slab_flip(k, v, lane, span - 1, order);
-    slab_half_merge(k, v, lane, span / 4, order);
+    slab_half_merge<Unrolled>(k, v, lane, span / 4, order);
+  };
+  if constexpr (Unrolled) {
+#pragma unroll
+    for (int span = 2; span <= 32; span *= 2) level(span);
+  } else {
+#pragma unroll 1
+    for (int span = 2; span <= 32; span *= 2) level(span);
   }
 }
 
@@ -191,7 +207,7 @@ __device__ void warp_sort(const Exchange& x, std::int64_t n, const Order& order)
   V v[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) x.get(load_offset<32, R>(lane * R + r, n == 32 * R), k[r], v[r]);
-  slab_sort(k, v, lane, order);
+  slab_sort<false>(k, v, lane, order);
   slab_transpose(k, v, lane);
 #pragma unroll
   for (int q = 0; q < R; ++q) x.set(transposed_position<R>(lane, q), k[q], v[q]);
@@ -239,7 +255,8 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   constexpr int slab = 32 * R;
   const bool active = warp < slabs;
   const int first = slab_first<R>(thread);
-  if (active) slab_sort(k, v, lane, order);
+  constexpr bool unrolled = R <= CudaSlabTuning::unrolled_regs;
+  if (active) slab_sort<unrolled>(k, v, lane, order);
   for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
     __syncthreads();
@@ -248,7 +265,7 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
     __syncthreads();
     if (active) {
       slab_load(x, k, v, first);
-      slab_half_merge(k, v, lane, 16, order);
+      slab_half_merge<unrolled>(k, v, lane, 16, order);
     }
   }
   if (active) slab_store(x, k, v, first);
@@ -273,7 +290,7 @@ __device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Or
     K k[R];
     V v[R];
     slab_load(x, k, v, first);
-    slab_half_merge(k, v, lane, 16, order);
+    slab_half_merge<R <= CudaSlabTuning::unrolled_regs>(k, v, lane, 16, order);
     slab_store(x, k, v, first);
   }
   __syncthreads();
