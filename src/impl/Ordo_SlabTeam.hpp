@@ -46,13 +46,11 @@ struct ScratchTile {
   }
   template <class Index>
   KOKKOS_FORCEINLINE_FUNCTION void get(Index e, K& k, V& v) const {
-    k = keys[padded(e)];
-    if constexpr (!std::is_same_v<V, NoValue>) v = values[padded(e)];
+    get_padded(padded(e), k, v);
   }
   template <class Index>
   KOKKOS_FORCEINLINE_FUNCTION void set(Index e, const K& k, const V& v) const {
-    keys[padded(e)] = k;
-    if constexpr (!std::is_same_v<V, NoValue>) values[padded(e)] = v;
+    set_padded(padded(e), k, v);
   }
   // Positions first + [0, R): with first a multiple of R and R a power of two of at most 32 they
   // share one padding word's row, so one padded index and constant offsets address them.
@@ -72,11 +70,13 @@ struct ScratchTile {
   }
 
  private:
-  KOKKOS_FORCEINLINE_FUNCTION void get_padded(int p, K& k, V& v) const {
+  template <class Index>
+  KOKKOS_FORCEINLINE_FUNCTION void get_padded(Index p, K& k, V& v) const {
     k = keys[p];
     if constexpr (!std::is_same_v<V, NoValue>) v = values[p];
   }
-  KOKKOS_FORCEINLINE_FUNCTION void set_padded(int p, const K& k, const V& v) const {
+  template <class Index>
+  KOKKOS_FORCEINLINE_FUNCTION void set_padded(Index p, const K& k, const V& v) const {
     keys[p] = k;
     if constexpr (!std::is_same_v<V, NoValue>) values[p] = v;
   }

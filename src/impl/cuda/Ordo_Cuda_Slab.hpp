@@ -243,6 +243,10 @@ __device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int th
   }
 }
 
+// Whether the block kernels' slabs of R registers per lane run their merge levels unrolled.
+template <int R>
+inline constexpr bool unrolled_slab = R <= CudaSlabTuning::unrolled_regs;
+
 // Sorts the block of `slabs` slabs whose registers the team's warps hold (warp w: slab w; warps
 // beyond `slabs` hold padding and take part in the barriers only). Leaves the sorted block in the
 // exchange buffer, in position order, after a barrier.
@@ -255,8 +259,7 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
   constexpr int slab = 32 * R;
   const bool active = warp < slabs;
   const int first = slab_first<R>(thread);
-  constexpr bool unrolled = R <= CudaSlabTuning::unrolled_regs;
-  if (active) slab_sort<unrolled>(k, v, lane, order);
+  if (active) slab_sort<unrolled_slab<R>>(k, v, lane, order);
   for (int group = 2; group <= slabs; group *= 2) {
     if (active) slab_store(x, k, v, first);
     __syncthreads();
@@ -265,7 +268,7 @@ __device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t
     __syncthreads();
     if (active) {
       slab_load(x, k, v, first);
-      slab_half_merge<unrolled>(k, v, lane, 16, order);
+      slab_half_merge<unrolled_slab<R>>(k, v, lane, 16, order);
     }
   }
   if (active) slab_store(x, k, v, first);
@@ -290,7 +293,7 @@ __device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Or
     K k[R];
     V v[R];
     slab_load(x, k, v, first);
-    slab_half_merge<R <= CudaSlabTuning::unrolled_regs>(k, v, lane, 16, order);
+    slab_half_merge<unrolled_slab<R>>(k, v, lane, 16, order);
     slab_store(x, k, v, first);
   }
   __syncthreads();
