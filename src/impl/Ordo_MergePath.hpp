@@ -5,6 +5,7 @@
 // merge of two sorted sequences into pieces (merge, sorted search, the merge phases of sort,
 // joins) calls these functions:
 //   merge_path           thread level: one binary search along a cross diagonal
+//   sampled_merge_path   the same, searching samples of A and B first (sort's merge passes)
 //   team_merge_path      team level: a (team_size + 1)-ary search, for kernels that partition
 //                        inside themselves (small inputs: one launch instead of two)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
@@ -22,15 +23,11 @@
 
 namespace Ordo::Impl {
 
-// Co-rank of `diag` (seed 001): the number of elements of A among the first `diag` elements of
-// the stable merge of A = a[a_begin, a_begin + a_count) and B = b[b_begin, b_begin + b_count),
-// where on ties every element of A comes before the equal elements of B. Views or scratch Views.
+// The binary search of merge_path below over [lo, hi], a range known to hold the co-rank.
 template <class Index, class AView, class BView, class Comp>
-KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_count,
-                                        const BView& b, Index b_begin, Index b_count, Index diag,
-                                        const Comp& comp) {
-  Index lo = diag > b_count ? diag - b_count : Index(0);
-  Index hi = diag < a_count ? diag : a_count;
+KOKKOS_INLINE_FUNCTION Index merge_path_between(const AView& a, Index a_begin, const BView& b,
+                                                Index b_begin, Index diag, Index lo, Index hi,
+                                                const Comp& comp) {
   while (lo < hi) {
     const Index mid = lo + (hi - lo) / 2;
     // A[mid] is among the first diag outputs unless B[diag - 1 - mid] orders strictly before it.
@@ -41,6 +38,53 @@ KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_c
     }
   }
   return lo;
+}
+
+// Co-rank of `diag` (seed 001): the number of elements of A among the first `diag` elements of
+// the stable merge of A = a[a_begin, a_begin + a_count) and B = b[b_begin, b_begin + b_count),
+// where on ties every element of A comes before the equal elements of B. Views or scratch Views.
+template <class Index, class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_count,
+                                        const BView& b, Index b_begin, Index b_count, Index diag,
+                                        const Comp& comp) {
+  const Index lo = diag > b_count ? diag - b_count : Index(0);
+  const Index hi = diag < a_count ? diag : a_count;
+  return merge_path_between(a, a_begin, b, b_begin, diag, lo, hi, comp);
+}
+
+// The same co-rank, where every S-th element of A and of B is also stored in a small array of
+// samples: A[u * S] in samples(a_samples + u), B[u * S] in samples(b_samples + u). The samples
+// are searched first and the arrays only inside a window of 2 * S positions, so that most of the
+// dependent loads hit a cache-resident array instead of DRAM.
+// For A's sampled position i = u * S, let j = diag - 1 - i and c = j / S, so that
+// B[c * S] <= B[j] <= B[(c + 1) * S]. If B[(c + 1) * S] orders before A[i], then so does B[j]:
+// A[i] is surely not among the first diag outputs ("after", monotone in u). If A[i] does not
+// order after B[c * S], it surely is ("before", monotone the other way). A sampled position that
+// is neither is followed by an "after" one (A[i + S] >= A[i] > B[c * S], the next position's
+// lower sample), so the first "after" position u * S and the one 2 * S before it, which is then
+// "before", bracket the co-rank.
+template <int S, class Index, class AView, class BView, class Samples, class Comp>
+KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, Index a_count,
+                                                const BView& b, Index b_begin, Index b_count,
+                                                const Samples& samples, Index a_samples,
+                                                Index b_samples, Index diag, const Comp& comp) {
+  const Index lo = diag > b_count ? diag - b_count : Index(0);
+  const Index hi = diag < a_count ? diag : a_count;
+  // Sampled positions of A in [lo, hi): u * S for u in [u_lo, u_hi).
+  const Index u_lo = (lo + S - 1) / S, u_hi = (hi + S - 1) / S;
+  Index first = u_lo, last = u_hi;
+  while (first < last) {
+    const Index u = first + (last - first) / 2;
+    const Index next = (diag - 1 - u * S) / S + 1;  // c + 1
+    if (next * S < b_count && comp(samples(b_samples + next), samples(a_samples + u))) {
+      last = u;
+    } else {
+      first = u + 1;
+    }
+  }
+  const Index window_lo = first - 2 >= u_lo ? (first - 2) * S + 1 : lo;
+  const Index window_hi = first < u_hi ? first * S : hi;
+  return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp);
 }
 
 // The same co-rank found by a whole team: each round every thread tests one probe of the

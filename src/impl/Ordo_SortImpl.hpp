@@ -349,23 +349,30 @@ struct PassTile {
   }
 };
 
-// Co-rank (in its pair) of every tile's first output.
-template <class KeyView, class PartView, class Less>
+// Co-rank (in its pair) of every tile's first output; from the samples of the runs
+// (SortTuning's partition_sample: samples(u) = keys(u * S)) when the previous pass wrote them.
+template <int S, class KeyView, class PartView, class SampleView, class Less>
 struct SortMergePartition {
   KeyView keys;
   PartView part;
+  SampleView samples;
   PassShape shape;
   Less less;
   KOKKOS_FUNCTION void operator()(int t) const {
     const PassTile p(t, shape);
     if (p.count <= 0) return;
-    part(t) =
-        merge_path<std::int64_t>(keys, p.a0, p.na, keys, p.a0 + shape.run, p.nb, p.diag, less);
+    const std::int64_t b0 = p.a0 + shape.run;
+    if (samples.extent(0) > 0) {
+      part(t) = sampled_merge_path<S, std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, samples,
+                                                    p.a0 / S, b0 / S, p.diag, less);
+    } else {
+      part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, p.diag, less);
+    }
   }
 };
 
 template <int VT, bool Fused, class ExecSpace, class K, class V, class KeyView, class ValueView,
-          class Sink, class PartView, class Less>
+          class Sink, class PartView, class SampleView, class Less>
 struct SortMergeTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
@@ -373,11 +380,13 @@ struct SortMergeTiles {
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using ValueTile = Kokkos::View<StoredValue<V>*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  static constexpr int S = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
 
   KeyView keys;
   ValueView values;
   Sink sink;
   PartView part;
+  SampleView samples;  // written where not empty: every S-th output, for the next partition
   PassShape shape;
   Less less;
 
@@ -418,6 +427,8 @@ struct SortMergeTiles {
         member, keys, a_first, na, keys, b_first, nb, tile, from, less,
         [&](int i, const K& key, bool from_a, std::int64_t src) {
           sink.keys.store(begin + i, key);
+          const std::uint64_t at = std::uint64_t(begin + i);
+          if (samples.extent(0) > 0 && at % S == 0) samples(at / S) = key;
           if constexpr (with_values) {
             sink.values.store(begin + i,
                               staged(from_a ? int(src - a_first) : na + int(src - b_first)));
@@ -426,9 +437,14 @@ struct SortMergeTiles {
   }
 };
 
-template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink, class Less>
+// samples_in: the samples of keys' runs (empty: none), samples_out: where to write those of the
+// pass's output (empty: nowhere); one buffer can be both, the partition reading before the tiles
+// write.
+template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
+          class SampleView, class Less>
 void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
-                     const ValueView& values, const Sink& sink, const Less& less) {
+                     const ValueView& values, const Sink& sink, const SampleView& samples_in,
+                     const SampleView& samples_out, const Less& less) {
   using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
   constexpr int vt = Tuning::vt;
   const PassShape shape(n, run, Tuning::team_size * vt);
@@ -439,8 +455,8 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
-                                 Sink, Part, Less>;
-    const Tiles tiles_functor{keys, values, sink, part, shape, less};
+                                 Sink, Part, SampleView, Less>;
+    const Tiles tiles_functor{keys, values, sink, part, samples_out, shape, less};
     const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
     if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
@@ -464,7 +480,8 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
     Kokkos::parallel_for(
         "Ordo::sort::merge::partition",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)),
-        SortMergePartition<KeyView, Part, Less>{keys, part, shape, less});
+        SortMergePartition<SortTune::partition_sample, KeyView, Part, SampleView, Less>{
+            keys, part, samples_in, shape, less});
     launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
   }
 }
@@ -524,16 +541,25 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
       sort_blocks<true, ExecSpace, K, V>(space, n, b0, b0, order, seam);
     }
   }
+  // Each pass but the last writes samples of its runs for the next pass's partition (the first
+  // pass partitions without: the runs it merges come from the block or streaming kernels).
+  constexpr std::int64_t sample = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
+  static_assert(block % sample == 0, "runs start at sampled positions");
+  const KeyBuf samples =
+      passes > 1 ? workspace<K>(space, (n + sample - 1) / sample, WorkspaceSlot::sort_samples)
+                 : KeyBuf();
   const auto less = order.less;
   std::int64_t run = block << levels;
   for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;
+    const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
     if (pass == passes) {
-      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, less);
+      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in, KeyBuf(), less);
     } else {
       sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
-                                       buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0), less);
+                                       buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
+                                       samples_in, samples, less);
     }
   }
 }

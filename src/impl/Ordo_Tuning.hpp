@@ -89,6 +89,9 @@ struct SortTuning {
   // rest as merge passes. Host backends run them only on the portable path the tests take.
   static constexpr int stream_max_group = 4;
   static constexpr int stream_levels(std::int64_t) { return 2; }
+  // Merge passes after the first partition from samples of their runs, every partition_sample-th
+  // key, written by the pass before (a power of two dividing the block).
+  static constexpr int partition_sample = 8;
 };
 
 // Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
@@ -143,6 +146,7 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int stream_levels(std::int64_t n) {
     return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
   }
+  static constexpr int partition_sample = 32;
 };
 
 template <>

@@ -42,7 +42,8 @@ enum class WorkspaceSlot : int {
   sort_keys1 = 3,
   sort_values0 = 4,
   sort_values1 = 5,
-  sort_permutation = 6
+  sort_permutation = 6,
+  sort_samples = 7
 };
 
 // At least `count` elements of T in the workspace slot of `space`, valid until the next call on
