@@ -427,13 +427,17 @@ struct SortMergeTiles {
         member, keys, a_first, na, keys, b_first, nb, tile, from, less,
         [&](int i, const K& key, bool from_a, std::int64_t src) {
           sink.keys.store(begin + i, key);
-          const std::uint64_t at = std::uint64_t(begin + i);
-          if (samples.extent(0) > 0 && at % S == 0) samples(at / S) = key;
           if constexpr (with_values) {
             sink.values.store(begin + i,
                               staged(from_a ? int(src - a_first) : na + int(src - b_first)));
           }
         });
+    // The merged keys are still in the tile: its outputs at multiples of S are the samples.
+    if (samples.extent(0) > 0) {
+      const int first = int((S - begin % S) % S);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (count - first + S - 1) / S),
+                           [&](int u) { samples((begin + first) / S + u) = tile(first + u * S); });
+    }
   }
 };
 

@@ -130,7 +130,8 @@ KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int 
 // B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); with WithFrom (values move), `from`
 // (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called once
 // per output i with the key and, with WithFrom, where it came from (index into a or b; otherwise
-// from_a is true and index a0); consecutive threads take consecutive i.
+// from_a is true and index a0); consecutive threads take consecutive i. On return tile(0, na + nb)
+// holds the merged keys.
 template <int VT, bool WithFrom, class Member, class AView, class BView, class TileView,
           class FromView, class Comp, class Store>
 KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
