@@ -81,17 +81,21 @@ template <class T, class V, class OracleComp>
 }
 
 template <class T>
+using KeySortTypes =
+    Ordo::Impl::SortTypes<ExecSpace, typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits,
+                          Ordo::Impl::NoValue>;
+
+template <class T>
 std::size_t block_of() {
-  return std::size_t(
-      Ordo::Impl::SortTypes<ExecSpace, typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits,
-                            Ordo::Impl::NoValue>::block);
+  return std::size_t(KeySortTypes<T>::block);
 }
 
 // Sizes across the slab, block and merge-pass boundaries (and the host chunk grain).
 template <class T>
 std::vector<std::size_t> sort_sizes(bool all) {
+  using Tuning = typename KeySortTypes<T>::Tuning;
   const std::size_t block = block_of<T>();
-  const std::size_t slab = on_host ? 512 : block / 8;
+  const std::size_t slab = on_host ? 512 : std::size_t(Tuning::lanes) * Tuning::regs;
   if (!all) return {0, 1, 2, 31, 33, slab + 1, block - 1, block + 1, 5 * block + 3, 100003};
   return test_sizes({slab, block, 4 * block, std::size_t(1) << 15}, large_size());
 }
@@ -377,21 +381,24 @@ TEST(SortPaths, SeamAndPortableBitIdentical) {
 // merge passes after the levels; records with values on both paths, and plain keys (min / max
 // compare-exchanges) on both paths.
 TEST(SortPaths, StreamingLevels) {
-  using Types = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
-  static_assert(Types::block ==
-                Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::block);
+  using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
+  using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>;
+  static_assert(Pairs::Tuning::stream_max_group == Keys::Tuning::stream_max_group);
   struct Restore {
     ~Restore() { Ordo::Impl::sort_stream_levels_experiment = -1; }
   } restore;
-  const std::size_t block = Types::block;
-  for (int levels = 0; (1 << levels) <= Types::Tuning::stream_max_group; ++levels) {
+  // Whole groups of blocks, partial groups and passes after the levels, for a block of `block`.
+  auto sizes = [](std::size_t group, std::size_t block) {
+    return std::vector<std::size_t>{group * block, group * block + 1, 3 * group * block - 5,
+                                    (2 * group + 1) * block + 7};
+  };
+  for (int levels = 0; (1 << levels) <= Keys::Tuning::stream_max_group; ++levels) {
     Ordo::Impl::sort_stream_levels_experiment = levels;
     const std::size_t group = std::size_t(1) << levels;
     const std::string what = ", " + std::to_string(levels) + " streaming levels";
     SCOPED_TRACE(what);
-    for (std::size_t n :
-         {group * block, group * block + 1, 3 * group * block - 5, (2 * group + 1) * block + 7}) {
-      check_paths_bit_identical(n, what);
+    for (std::size_t n : sizes(group, Pairs::block)) check_paths_bit_identical(n, what);
+    for (std::size_t n : sizes(group, Keys::block)) {
       for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
         check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
                                   path);

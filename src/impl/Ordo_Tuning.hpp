@@ -118,9 +118,11 @@ struct CudaSlabTuning {
 
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
-  static constexpr int slabs = 8;
+  // Slabs per block: 4-byte records take 16 (32 KiB of scratch), so that one merge pass fewer
+  // follows the block kernel; larger records 8 (Kokkos caps a team's scratch near 40 KiB).
+  static constexpr int slabs = KeyBytes + ValueBytes <= 4 ? 16 : 8;
   static constexpr int lanes = 32;
-  // Registers per lane: the block's records in scratch stay under 48 KiB.
+  // Registers per lane: the block's records in scratch stay under 40 KiB.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
   // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab (ptxas
   // sm_90, user kernels sorting segments at ab65633: u32 keys 78 registers, u64 keys 87 and u32
