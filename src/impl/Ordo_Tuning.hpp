@@ -143,7 +143,10 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // 6 us and a half kernel of 5.5 us at 2^16) beats a merge pass (10 to 13 us) while the data sit
   // in L2. 4-byte keys with or without 4-byte values: 4 levels up to 2^20 (at 81cd7ae, 2^16 u32
   // keys 0.046 ms against 0.057 with none; u32 + u32 0.060 against 0.071); from 2^21 on none
-  // pays, and for u64 keys none is more than noise (1 to 2%).
+  // pays, and for u64 keys none is more than noise (1 to 2%). With 8192-key blocks for 4-byte keys
+  // (1f9bd7c, sort-stream-levels-h100-1f9bd7c.jsonl) levels still beat none up to 2^20 (2^18: 0.071
+  // ms with 3, 0.078 with 4, 0.081 with none; one run, so 4 stays); u32 pairs at 2^20 were 0.154
+  // ms with none against 0.158 with 4, within noise.
   static constexpr int stream_max_group = 16;
   static constexpr int stream_levels(std::int64_t n) {
     return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
