@@ -238,6 +238,59 @@ TEST(MergeTeam, OneTeamPerSegment) {
   EXPECT_TRUE(bitwise_equal(expected, to_host(out)));
 }
 
+// Host array access for the thread-level partitioner.
+struct HostArray {
+  const std::int32_t* p;
+  KOKKOS_INLINE_FUNCTION std::int32_t operator()(std::int64_t i) const { return p[i]; }
+};
+
+// The sampled co-rank (sort's merge passes) against std::merge's stable order: for every diagonal
+// of A and B (B starting at a sampled position, as sort's runs do), the number of A's elements
+// among the first diag outputs.
+template <int S>
+void check_sampled_merge_path(Dist dist, std::size_t run, std::size_t na, std::size_t nb,
+                              unsigned seed) {
+  const Ordo::less<> comp;
+  auto a = sorted_input<std::int32_t>(dist, na, seed, comp);
+  auto b = sorted_input<std::int32_t>(dist, nb, seed + 1, comp);
+  std::vector<std::int32_t> keys(run + nb);
+  std::copy(a.begin(), a.end(), keys.begin());
+  std::copy(b.begin(), b.end(), keys.begin() + run);
+  std::vector<std::int32_t> samples((run + nb + S - 1) / S);
+  for (std::size_t u = 0; u < samples.size(); ++u) samples[u] = keys[u * S];
+  // Tagged merge: the A elements among the first d outputs.
+  std::vector<std::pair<std::int32_t, int>> ta, tb, merged(na + nb);
+  for (auto x : a) ta.emplace_back(x, 0);
+  for (auto x : b) tb.emplace_back(x, 1);
+  std::merge(ta.begin(), ta.end(), tb.begin(), tb.end(), merged.begin(),
+             [](const auto& x, const auto& y) { return x.first < y.first; });
+  auto at = [](const std::vector<std::int32_t>& v) { return HostArray{v.data()}; };
+  std::int64_t expected = 0;
+  for (std::size_t d = 0; d <= na + nb; ++d) {
+    const std::int64_t got = Ordo::Impl::sampled_merge_path<S, std::int64_t>(
+        at(keys), 0, std::int64_t(na), at(keys), std::int64_t(run), std::int64_t(nb), at(samples),
+        0, std::int64_t(run / S), std::int64_t(d), comp);
+    ASSERT_EQ(got, expected) << "S " << S << " run " << run << " na " << na << " nb " << nb
+                             << " diag " << d << " " << name(dist);
+    if (d < na + nb && merged[d].second == 0) ++expected;
+  }
+}
+
+TEST(MergePath, SampledCoRankMatchesStdMerge) {
+  unsigned seed = 1;
+  for (Dist dist : {Dist::uniform, Dist::few_distinct, Dist::all_equal, Dist::sorted}) {
+    for (std::size_t run : {32, 96, 512}) {
+      for (std::size_t na : {run, run - 1, run / 3 + 1}) {
+        for (std::size_t nb : {std::size_t(0), std::size_t(1), run / 2 + 3, run}) {
+          check_sampled_merge_path<1>(dist, run, na, nb, ++seed);
+          check_sampled_merge_path<8>(dist, run, na, nb, ++seed);
+          check_sampled_merge_path<32>(dist, run, na, nb, ++seed);
+        }
+      }
+    }
+  }
+}
+
 TEST(MergeErrors, OutTooSmall) {
   std::vector<int> a = {1, 3, 5, 7, 9, 11}, b = {2, 4, 6, 8, 10, 12};
   auto da = to_device(a), db = to_device(b);

@@ -55,7 +55,8 @@ KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_c
 // The same co-rank, where every S-th element of A and of B is also stored in a small array of
 // samples: A[u * S] in samples(a_samples + u), B[u * S] in samples(b_samples + u). The samples
 // are searched first and the arrays only inside a window of 2 * S positions, so that most of the
-// dependent loads hit a cache-resident array instead of DRAM.
+// dependent loads go to an array S times smaller (sort's partitions of 2^24 u32 keys on the H100:
+// 8.4 to 12.3 us instead of 10 to 18.6; a sample step still costs about what a DRAM step does).
 // For A's sampled position i = u * S, let j = diag - 1 - i and c = j / S, so that
 // B[c * S] <= B[j] <= B[(c + 1) * S]. If B[(c + 1) * S] orders before A[i], then so does B[j]:
 // A[i] is surely not among the first diag outputs ("after", monotone in u). If A[i] does not
