@@ -121,23 +121,21 @@ KOKKOS_FORCEINLINE_FUNCTION void lane_sort(K (&k)[R], V (&v)[R], const Order& or
   }
 }
 
-// The compare-exchanges, in order, of the merge of a column of `group` positions (a power of
-// two, at least 2): the multi-slab merges of the CUDA seam (a column of a group of slabs) and the
-// streaming merge levels (a column of a group of blocks). Flip: the flip merge (t with
-// group - 1 - t), then half merges down to distance 1; otherwise half merges from distance
-// group / 2. pair(t, u) with t < u. G > 0: the group is G, a constant (a column in registers,
-// whose loops then unroll fully); otherwise `runtime_group`.
-template <bool Flip, int G = 0, class Pair>
-KOKKOS_FORCEINLINE_FUNCTION void column_pairs(int runtime_group, const Pair& pair) {
-  const int group = G > 0 ? G : runtime_group;
+// The compare-exchanges, in order, of the merge of a column of G positions (a power of two, at
+// least 2, held in registers: the loops unroll fully): the multi-slab merges of the CUDA seam (a
+// column of a group of slabs) and the streaming merge levels (a column of a group of blocks).
+// Flip: the flip merge (t with G - 1 - t), then half merges down to distance 1; otherwise half
+// merges from distance G / 2. pair(t, u) with t < u.
+template <bool Flip, int G, class Pair>
+KOKKOS_FORCEINLINE_FUNCTION void column_pairs(const Pair& pair) {
   if constexpr (Flip) {
     ORDO_UNROLL
-    for (int t = 0; 2 * t < group; ++t) pair(t, group - 1 - t);
+    for (int t = 0; 2 * t < G; ++t) pair(t, G - 1 - t);
   }
   ORDO_UNROLL
-  for (int d = Flip ? group / 4 : group / 2; d >= 1; d /= 2) {
+  for (int d = Flip ? G / 4 : G / 2; d >= 1; d /= 2) {
     ORDO_UNROLL
-    for (int t = 0; t < group; ++t) {
+    for (int t = 0; t < G; ++t) {
       if ((t & d) == 0) pair(t, t + d);
     }
   }
@@ -157,7 +155,7 @@ KOKKOS_FORCEINLINE_FUNCTION Index column_position(Index base, int t, int group, 
 template <int G, bool Flip, class K, class V, class Order, class Valid>
 KOKKOS_FORCEINLINE_FUNCTION void column_merge(K (&k)[G], V (&v)[G], const Order& order,
                                               const Valid& valid) {
-  column_pairs<Flip, G>(G, [&](int t, int u) {
+  column_pairs<Flip, G>([&](int t, int u) {
     if (valid(u)) compare_exchange(k[t], v[t], k[u], v[u], order);
   });
 }
