@@ -49,6 +49,7 @@ struct Options {
   int reps = 30;
   int warmup = 3;
   int stream_levels = -1;  // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
+  std::string partition = "";  // sort: tuning experiment (thread, vector or fused); "": tuning's
 };
 
 struct Stats {

@@ -84,9 +84,17 @@ void run_point(const Options& o, Report& report, int log2n) {
   const double bytes = 2.0 * n * (sizeof(T) + (o.values ? sizeof(V) : 0));
   const std::string primitive = team ? "sort_team" : "sort";
   // A tuning experiment's rows name the setting they ran with.
-  const std::string impl =
-      o.stream_levels < 0 ? "ordo" : "ordo[stream_levels=" + std::to_string(o.stream_levels) + "]";
+  std::string settings;
+  if (o.stream_levels >= 0) settings += "stream_levels=" + std::to_string(o.stream_levels);
+  if (!o.partition.empty())
+    settings += (settings.empty() ? "" : ",") + ("partition=" + o.partition);
+  const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
   Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
+  using Ordo::Impl::SortPartition;
+  Ordo::Impl::sort_partition_experiment = o.partition.empty()       ? -1
+                                          : o.partition == "thread" ? int(SortPartition::thread)
+                                          : o.partition == "vector" ? int(SortPartition::vector)
+                                                                    : int(SortPartition::fused);
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;

@@ -67,6 +67,11 @@ int main(int argc, char* argv[]) {
       ->add_option("--stream-levels", o.stream_levels,
                    "tuning experiment: streaming merge levels to run (default: Ordo's tuning)")
       ->check(CLI::Range(0, 8));
+  app.get_subcommand("sort")
+      ->add_option("--partition", o.partition,
+                   "tuning experiment: how sampled merge passes partition, thread, vector or "
+                   "fused (default: Ordo's tuning)")
+      ->check(CLI::IsMember({"thread", "vector", "fused"}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

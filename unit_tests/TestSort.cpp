@@ -407,6 +407,38 @@ TEST(SortPaths, StreamingLevels) {
   }
 }
 
+// Every way a sampled merge pass finds its tiles' co-ranks (ordo-perf's --partition experiment):
+// sorts with several sampled passes of more tiles than a fused launch takes (no streaming levels),
+// u32 pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending)
+// against the oracle.
+TEST(SortPaths, PartitionModes) {
+  using Ordo::Impl::SortPartition;
+  struct Restore {
+    ~Restore() {
+      Ordo::Impl::sort_partition_experiment = -1;
+      Ordo::Impl::sort_stream_levels_experiment = -1;
+    }
+  } restore;
+  Ordo::Impl::sort_stream_levels_experiment = 0;
+  const std::vector<std::size_t> sizes =
+      on_host ? std::vector<std::size_t>{20011, 100003}
+              : std::vector<std::size_t>{300001, (std::size_t(1) << 21) + 4097};
+  for (SortPartition mode : {SortPartition::thread, SortPartition::vector, SortPartition::fused}) {
+    Ordo::Impl::sort_partition_experiment = int(mode);
+    const std::string what = ", partition mode " + std::to_string(int(mode));
+    SCOPED_TRACE(what);
+    for (std::size_t n : sizes) {
+      check_paths_bit_identical(n, what);
+      for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
+        check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
+                                  path);
+        check_sort<std::uint64_t>(Dist::heavy_duplicates, n, Ordo::greater<>{},
+                                  OracleGreater<std::uint64_t>{}, path);
+      }
+    }
+  }
+}
+
 // ---- team level ------------------------------------------------------------------------------
 
 // Segments of the given lengths, one team each; mode 0: sort_team, 1: sort_by_key_team on global

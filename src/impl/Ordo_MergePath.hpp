@@ -4,10 +4,11 @@
 // The one merge-path partitioner of Ordo (seed 001's co-rank). Every primitive that splits the
 // merge of two sorted sequences into pieces (merge, sorted search, the merge phases of sort,
 // joins) calls these functions:
-//   merge_path           thread level: one binary search along a cross diagonal
+//   merge_path           the search along a cross diagonal: a thread's binary search, or with
+//                        the probes of a thread's vector lanes or of a team (narrowing_search)
 //   sampled_merge_path   the same, searching samples of A and B first (sort's merge passes)
-//   team_merge_path      team level: a (team_size + 1)-ary search, for kernels that partition
-//                        inside themselves (small inputs: one launch instead of two)
+//   team_merge_path      merge_path by a whole team, for kernels that partition inside
+//                        themselves (small inputs: one launch instead of two)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
 //   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
 //   host_chunk_count     how many merge-path chunks a host backend splits the work into
@@ -23,33 +24,84 @@
 
 namespace Ordo::Impl {
 
-// The binary search of merge_path below over [lo, hi], a range known to hold the co-rank.
-template <class Index, class AView, class BView, class Comp>
-KOKKOS_INLINE_FUNCTION Index merge_path_between(const AView& a, Index a_begin, const BView& b,
-                                                Index b_begin, Index diag, Index lo, Index hi,
-                                                const Comp& comp) {
+// Who runs the probes of a narrowing search (below): one thread (one probe a round, a binary
+// search), a thread's Lanes vector lanes, or a team's threads. count(test) is how many of the
+// round's probes p in [0, size()) pass test(p), known to every lane or thread that runs it.
+struct ThreadProbes {
+  KOKKOS_INLINE_FUNCTION static constexpr int size() { return 1; }
+  template <class Test>
+  KOKKOS_INLINE_FUNCTION int count(const Test& test) const {
+    return test(0) ? 1 : 0;
+  }
+};
+
+template <int Lanes, class Member>
+struct VectorProbes {
+  const Member& member;
+  KOKKOS_INLINE_FUNCTION static constexpr int size() { return Lanes; }
+  template <class Test>
+  KOKKOS_INLINE_FUNCTION int count(const Test& test) const {
+    int passed = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, Lanes), [&](int p, int& c) { c += test(p) ? 1 : 0; },
+        passed);
+    return passed;
+  }
+};
+
+template <class Member>
+struct TeamProbes {
+  const Member& member;
+  KOKKOS_INLINE_FUNCTION int size() const { return member.team_size(); }
+  template <class Test>
+  KOKKOS_INLINE_FUNCTION int count(const Test& test) const {
+    int passed = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, member.team_size()),
+        [&](int p, int& c) { c += test(p) ? 1 : 0; }, passed);
+    return passed;
+  }
+};
+
+// The first position in [lo, hi) where `before` is false (hi if none), `before` holding on a
+// prefix of the range. Each round tests size() probes spread evenly over what remains; the
+// number that pass narrows it by a factor of size() + 1 (with one probe: a binary search).
+template <class Index, class Probes, class Before>
+KOKKOS_INLINE_FUNCTION Index narrowing_search(Index lo, Index hi, const Probes& probes,
+                                              const Before& before) {
+  const Index size = probes.size();
   while (lo < hi) {
-    const Index mid = lo + (hi - lo) / 2;
-    // A[mid] is among the first diag outputs unless B[diag - 1 - mid] orders strictly before it.
-    if (comp(b(b_begin + diag - 1 - mid), a(a_begin + mid))) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
+    const Index width = hi - lo;
+    // Probe p tests lo + (p + 1) * width / (size + 1): non-decreasing in p, below hi.
+    auto probe = [&](Index p) { return lo + (p + 1) * width / (size + 1); };
+    const Index passed = probes.count([&](int p) { return before(probe(p)); });
+    const Index new_lo = passed == 0 ? lo : probe(passed - 1) + 1;
+    hi = passed == size ? hi : probe(passed);
+    lo = new_lo;
   }
   return lo;
+}
+
+// The search of merge_path below over [lo, hi], a range known to hold the co-rank.
+template <class Index, class AView, class BView, class Comp, class Probes = ThreadProbes>
+KOKKOS_INLINE_FUNCTION Index merge_path_between(const AView& a, Index a_begin, const BView& b,
+                                                Index b_begin, Index diag, Index lo, Index hi,
+                                                const Comp& comp, const Probes& probes = Probes()) {
+  // A[i] is among the first diag outputs unless B[diag - 1 - i] orders strictly before it.
+  return narrowing_search(
+      lo, hi, probes, [&](Index i) { return !comp(b(b_begin + diag - 1 - i), a(a_begin + i)); });
 }
 
 // Co-rank of `diag` (seed 001): the number of elements of A among the first `diag` elements of
 // the stable merge of A = a[a_begin, a_begin + a_count) and B = b[b_begin, b_begin + b_count),
 // where on ties every element of A comes before the equal elements of B. Views or scratch Views.
-template <class Index, class AView, class BView, class Comp>
+template <class Index, class AView, class BView, class Comp, class Probes = ThreadProbes>
 KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_count,
                                         const BView& b, Index b_begin, Index b_count, Index diag,
-                                        const Comp& comp) {
+                                        const Comp& comp, const Probes& probes = Probes()) {
   const Index lo = diag > b_count ? diag - b_count : Index(0);
   const Index hi = diag < a_count ? diag : a_count;
-  return merge_path_between(a, a_begin, b, b_begin, diag, lo, hi, comp);
+  return merge_path_between(a, a_begin, b, b_begin, diag, lo, hi, comp, probes);
 }
 
 // The same co-rank, where every S-th element of A and of B is also stored in a small array of
@@ -64,28 +116,24 @@ KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_c
 // is neither is followed by an "after" one (A[i + S] >= A[i] > B[c * S], the next position's
 // lower sample), so the first "after" position u * S and the one 2 * S before it, which is then
 // "before", bracket the co-rank.
-template <int S, class Index, class AView, class BView, class Samples, class Comp>
+template <int S, class Index, class AView, class BView, class Samples, class Comp,
+          class Probes = ThreadProbes>
 KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, Index a_count,
                                                 const BView& b, Index b_begin, Index b_count,
                                                 const Samples& samples, Index a_samples,
-                                                Index b_samples, Index diag, const Comp& comp) {
+                                                Index b_samples, Index diag, const Comp& comp,
+                                                const Probes& probes = Probes()) {
   const Index lo = diag > b_count ? diag - b_count : Index(0);
   const Index hi = diag < a_count ? diag : a_count;
-  // Sampled positions of A in [lo, hi): u * S for u in [u_lo, u_hi).
+  // Sampled positions of A in [lo, hi): u * S for u in [u_lo, u_hi); the first "after" one.
   const Index u_lo = (lo + S - 1) / S, u_hi = (hi + S - 1) / S;
-  Index first = u_lo, last = u_hi;
-  while (first < last) {
-    const Index u = first + (last - first) / 2;
+  const Index first = narrowing_search(u_lo, u_hi, probes, [&](Index u) {
     const Index next = (diag - 1 - u * S) / S + 1;  // c + 1
-    if (next * S < b_count && comp(samples(b_samples + next), samples(a_samples + u))) {
-      last = u;
-    } else {
-      first = u + 1;
-    }
-  }
+    return !(next * S < b_count && comp(samples(b_samples + next), samples(a_samples + u)));
+  });
   const Index window_lo = first - 2 >= u_lo ? (first - 2) * S + 1 : lo;
   const Index window_hi = first < u_hi ? first * S : hi;
-  return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp);
+  return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp, probes);
 }
 
 // The same co-rank found by a whole team: each round every thread tests one probe of the
@@ -96,28 +144,8 @@ template <class Member, class Index, class AView, class BView, class Comp>
 KOKKOS_INLINE_FUNCTION Index team_merge_path(const Member& member, const AView& a, Index a_count,
                                              const BView& b, Index b_count, Index diag,
                                              const Comp& comp) {
-  Index lo = diag > b_count ? diag - b_count : Index(0);
-  Index hi = diag < a_count ? diag : a_count;
-  const Index probes = member.team_size();
-  while (lo < hi) {
-    const Index width = hi - lo;
-    // Probe p (0 <= p < probes) tests position lo + (p + 1) * width / (probes + 1), clamped
-    // below hi; probes are non-decreasing, so "A[pos] goes first" holds for a prefix of them.
-    auto probe = [&](Index p) { return lo + (p + 1) * width / (probes + 1); };
-    Index before = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, probes),
-        [&](Index p, Index& count) {
-          const Index pos = probe(p);
-          if (pos < hi && !comp(b(diag - 1 - pos), a(pos))) ++count;
-        },
-        before);
-    const Index new_lo = before == 0 ? lo : probe(before - 1) + 1;
-    const Index new_hi = before == probes ? hi : (probe(before) < hi ? probe(before) : hi);
-    lo = new_lo;
-    hi = new_hi;
-  }
-  return lo;
+  return merge_path(a, Index(0), a_count, b, Index(0), b_count, diag, comp,
+                    TeamProbes<Member>{member});
 }
 
 // The piece of the merge path that team `member.league_rank()` owns: merge outputs

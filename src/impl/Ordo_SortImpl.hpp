@@ -349,10 +349,27 @@ struct PassTile {
   }
 };
 
-// Co-rank (in its pair) of every tile's first output; from the samples of the runs
-// (SortTuning's partition_sample: samples(u) = keys(u * S)) when the previous pass wrote them.
-template <int S, class KeyView, class PartView, class SampleView, class Less>
+// Co-rank (in its pair) of tile t's first output; from the samples of the runs (SortTuning's
+// partition_sample: samples(u) = keys(u * S)) when the previous pass wrote them.
+template <int S, class KeyView, class SampleView, class Less, class Probes>
+KOKKOS_INLINE_FUNCTION std::int64_t pass_co_rank(const KeyView& keys, const SampleView& samples,
+                                                 const PassTile& p, std::int64_t run,
+                                                 std::int64_t diag, const Less& less,
+                                                 const Probes& probes) {
+  const std::int64_t b0 = p.a0 + run;
+  if (samples.extent(0) > 0) {
+    return sampled_merge_path<S, std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, samples, p.a0 / S,
+                                               b0 / S, diag, less, probes);
+  }
+  return merge_path<std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, diag, less, probes);
+}
+
+// The partition kernel of a merge pass: the co-rank of every tile's first output, by one thread
+// (RangePolicy) or by the Lanes vector lanes of a team thread (TeamPolicy) per tile.
+template <int S, int Lanes, class ExecSpace, class KeyView, class PartView, class SampleView,
+          class Less>
 struct SortMergePartition {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   KeyView keys;
   PartView part;
   SampleView samples;
@@ -361,13 +378,16 @@ struct SortMergePartition {
   KOKKOS_FUNCTION void operator()(int t) const {
     const PassTile p(t, shape);
     if (p.count <= 0) return;
-    const std::int64_t b0 = p.a0 + shape.run;
-    if (samples.extent(0) > 0) {
-      part(t) = sampled_merge_path<S, std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, samples,
-                                                    p.a0 / S, b0 / S, p.diag, less);
-    } else {
-      part(t) = merge_path<std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, p.diag, less);
-    }
+    part(t) = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less, ThreadProbes{});
+  }
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int t = member.league_rank() * member.team_size() + member.team_rank();
+    if (t >= int(part.extent(0))) return;
+    const PassTile p(t, shape);
+    if (p.count <= 0) return;
+    const std::int64_t r = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less,
+                                           VectorProbes<Lanes, Member>{member});
+    Kokkos::single(Kokkos::PerThread(member), [&] { part(t) = r; });
   }
 };
 
@@ -386,7 +406,8 @@ struct SortMergeTiles {
   ValueView values;
   Sink sink;
   PartView part;
-  SampleView samples;  // written where not empty: every S-th output, for the next partition
+  SampleView samples_in;  // fused: searched where not empty (the runs' samples)
+  SampleView samples;     // written where not empty: every S-th output, for the next partition
   PassShape shape;
   Less less;
 
@@ -404,9 +425,9 @@ struct SortMergeTiles {
     const std::int64_t diag = p.diag, begin = p.a0 + diag;
     std::int64_t a_lo, a_hi;
     if constexpr (Fused) {
-      const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
-      a_lo = team_merge_path(member, a, p.na, b, p.nb, diag, less);
-      a_hi = team_merge_path(member, a, p.na, b, p.nb, diag + count, less);
+      const TeamProbes<Member> probes{member};
+      a_lo = pass_co_rank<S>(keys, samples_in, p, run, diag, less, probes);
+      a_hi = pass_co_rank<S>(keys, samples_in, p, run, diag + count, less, probes);
     } else {
       a_lo = part(member.league_rank());
       a_hi = p.last ? p.na : part(member.league_rank() + 1);
@@ -442,8 +463,7 @@ struct SortMergeTiles {
 };
 
 // samples_in: the samples of keys' runs (empty: none), samples_out: where to write those of the
-// pass's output (empty: nowhere); one buffer can be both, the partition reading before the tiles
-// write.
+// pass's output (empty: nowhere), another buffer.
 template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
           class SampleView, class Less>
 void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
@@ -460,7 +480,7 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
                                  Sink, Part, SampleView, Less>;
-    const Tiles tiles_functor{keys, values, sink, part, samples_out, shape, less};
+    const Tiles tiles_functor{keys, values, sink, part, samples_in, samples_out, shape, less};
     const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
     if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
@@ -477,17 +497,32 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
         tiles_functor);
   };
-  if (tiles <= Tuning::fused_max_tiles) {
+  const SortPartition mode = samples_in.extent(0) == 0 ? SortPartition::thread
+                             : sort_partition_experiment >= 0
+                                 ? SortPartition(sort_partition_experiment)
+                                 : SortTune::partition;
+  if (tiles <= Tuning::fused_max_tiles || mode == SortPartition::fused) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
+    return;
+  }
+  const Part part = workspace<std::int64_t>(space, tiles);
+  constexpr int S = SortTune::partition_sample, lanes = SortTune::partition_lanes;
+  using Partition = SortMergePartition<S, lanes, ExecSpace, KeyView, Part, SampleView, Less>;
+  const Partition partition{keys, part, samples_in, shape, less};
+  if (mode == SortPartition::vector) {
+    // Tile-sized teams: each thread's vector lanes search one boundary.
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int vector = lanes < Policy::vector_length_max() ? lanes : Policy::vector_length_max();
+    const int threads = Tuning::team_size / lanes > 1 ? Tuning::team_size / lanes : 1;
+    Kokkos::parallel_for("Ordo::sort::merge::partition",
+                         Policy(space, int((tiles + threads - 1) / threads), threads, vector),
+                         partition);
   } else {
-    const Part part = workspace<std::int64_t>(space, tiles);
     Kokkos::parallel_for(
         "Ordo::sort::merge::partition",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)),
-        SortMergePartition<SortTune::partition_sample, KeyView, Part, SampleView, Less>{
-            keys, part, samples_in, shape, less});
-    launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)), partition);
   }
+  launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
 }
 
 // ---- device level ----------------------------------------------------------------------------
@@ -547,23 +582,24 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   }
   // Each pass but the last writes samples of its runs for the next pass's partition (the first
   // pass partitions without: the runs it merges come from the block or streaming kernels).
+  // Two sample buffers, so that a pass's tiles write one while (fused) they search the other.
   constexpr std::int64_t sample = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
   static_assert(block % sample == 0, "runs start at sampled positions");
-  const KeyBuf samples =
-      passes > 1 ? workspace<K>(space, (n + sample - 1) / sample, WorkspaceSlot::sort_samples)
-                 : KeyBuf();
+  const std::int64_t sample_count = passes > 1 ? (n + sample - 1) / sample : 0;
+  const KeyBuf samples[2] = {workspace<K>(space, sample_count, WorkspaceSlot::sort_samples),
+                             workspace<K>(space, sample_count, WorkspaceSlot::sort_samples1)};
   const auto less = order.less;
   std::int64_t run = block << levels;
   for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;
-    const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
+    const KeyBuf samples_in = pass > 1 ? samples[pass % 2] : KeyBuf();
     if (pass == passes) {
       sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in, KeyBuf(), less);
     } else {
       sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
                                        buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
-                                       samples_in, samples, less);
+                                       samples_in, samples[(pass + 1) % 2], less);
     }
   }
 }

@@ -63,6 +63,12 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
+// How a sort's merge passes that have samples of their runs find their tiles' co-ranks: a
+// partition kernel searching with one thread per tile boundary (thread) or with a thread's
+// partition_lanes vector lanes (vector), or each tile's team searching for its own two boundaries
+// in the tile kernel, one launch fewer a pass (fused).
+enum class SortPartition { thread, vector, fused };
+
 // A size switch point that is never reached.
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
@@ -92,11 +98,16 @@ struct SortTuning {
   // Merge passes after the first partition from samples of their runs, every partition_sample-th
   // key, written by the pass before (a power of two dividing the block).
   static constexpr int partition_sample = 8;
+  static constexpr SortPartition partition = SortPartition::thread;
+  static constexpr int partition_lanes = 1;
 };
 
 // Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
 // levels every sort then runs (at most SortTuning's stream_max_group allows); -1: the tuning's.
 inline int sort_stream_levels_experiment = -1;
+// `ordo-perf sort --partition P` sets this to a SortPartition, which every sort's sampled merge
+// passes then use; -1: the tuning's.
+inline int sort_partition_experiment = -1;
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
 // kernels on any backend: lanes per slab and registers per lane.
@@ -152,6 +163,8 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
     return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
   }
   static constexpr int partition_sample = 32;
+  static constexpr SortPartition partition = SortPartition::thread;
+  static constexpr int partition_lanes = 32;
 };
 
 template <>
