@@ -48,8 +48,8 @@ struct Options {
   bool check = false;
   int reps = 30;
   int warmup = 3;
-  int stream_levels = -1;  // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
-  std::string partition = "";  // sort: tuning experiment (thread, vector or fused); "": tuning's
+  int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
+  int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
 };
 
 struct Stats {

@@ -86,15 +86,13 @@ void run_point(const Options& o, Report& report, int log2n) {
   // A tuning experiment's rows name the setting they ran with.
   std::string settings;
   if (o.stream_levels >= 0) settings += "stream_levels=" + std::to_string(o.stream_levels);
-  if (!o.partition.empty())
-    settings += (settings.empty() ? "" : ",") + ("partition=" + o.partition);
+  if (o.partition_lanes > 0) {
+    settings +=
+        (settings.empty() ? "" : ",") + ("partition_lanes=" + std::to_string(o.partition_lanes));
+  }
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
   Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
-  using Ordo::Impl::SortPartition;
-  Ordo::Impl::sort_partition_experiment = o.partition.empty()       ? -1
-                                          : o.partition == "thread" ? int(SortPartition::thread)
-                                          : o.partition == "vector" ? int(SortPartition::vector)
-                                                                    : int(SortPartition::fused);
+  Ordo::Impl::sort_partition_lanes_experiment = o.partition_lanes;
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;

@@ -68,10 +68,10 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: streaming merge levels to run (default: Ordo's tuning)")
       ->check(CLI::Range(0, 8));
   app.get_subcommand("sort")
-      ->add_option("--partition", o.partition,
-                   "tuning experiment: how sampled merge passes partition, thread, vector or "
-                   "fused (default: Ordo's tuning)")
-      ->check(CLI::IsMember({"thread", "vector", "fused"}));
+      ->add_option("--partition-lanes", o.partition_lanes,
+                   "tuning experiment: vector lanes that search each merge-pass tile boundary, "
+                   "1 (one thread), 4, 8, 16 or 32 (default: Ordo's tuning)")
+      ->check(CLI::IsMember({1, 4, 8, 16, 32}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

@@ -407,15 +407,14 @@ TEST(SortPaths, StreamingLevels) {
   }
 }
 
-// Every way a sampled merge pass finds its tiles' co-ranks (ordo-perf's --partition experiment):
-// sorts with several sampled passes of more tiles than a fused launch takes (no streaming levels),
-// u32 pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending)
-// against the oracle.
-TEST(SortPaths, PartitionModes) {
-  using Ordo::Impl::SortPartition;
+// Every width of the partition kernels' searches (ordo-perf's --partition-lanes experiment): sorts
+// with several sampled passes of more tiles than a fused launch takes (no streaming levels), u32
+// pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending) against
+// the oracle. (Host backends run the lanes' probes one after another.)
+TEST(SortPaths, PartitionLanes) {
   struct Restore {
     ~Restore() {
-      Ordo::Impl::sort_partition_experiment = -1;
+      Ordo::Impl::sort_partition_lanes_experiment = -1;
       Ordo::Impl::sort_stream_levels_experiment = -1;
     }
   } restore;
@@ -423,9 +422,9 @@ TEST(SortPaths, PartitionModes) {
   const std::vector<std::size_t> sizes =
       on_host ? std::vector<std::size_t>{20011, 100003}
               : std::vector<std::size_t>{300001, (std::size_t(1) << 21) + 4097};
-  for (SortPartition mode : {SortPartition::thread, SortPartition::vector, SortPartition::fused}) {
-    Ordo::Impl::sort_partition_experiment = int(mode);
-    const std::string what = ", partition mode " + std::to_string(int(mode));
+  for (int lanes : {1, 4, 32}) {
+    Ordo::Impl::sort_partition_lanes_experiment = lanes;
+    const std::string what = ", " + std::to_string(lanes) + " partition lanes";
     SCOPED_TRACE(what);
     for (std::size_t n : sizes) {
       check_paths_bit_identical(n, what);

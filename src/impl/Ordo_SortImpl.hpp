@@ -406,8 +406,7 @@ struct SortMergeTiles {
   ValueView values;
   Sink sink;
   PartView part;
-  SampleView samples_in;  // fused: searched where not empty (the runs' samples)
-  SampleView samples;     // written where not empty: every S-th output, for the next partition
+  SampleView samples;  // written where not empty: every S-th output, for the next partition
   PassShape shape;
   Less less;
 
@@ -425,9 +424,9 @@ struct SortMergeTiles {
     const std::int64_t diag = p.diag, begin = p.a0 + diag;
     std::int64_t a_lo, a_hi;
     if constexpr (Fused) {
-      const TeamProbes<Member> probes{member};
-      a_lo = pass_co_rank<S>(keys, samples_in, p, run, diag, less, probes);
-      a_hi = pass_co_rank<S>(keys, samples_in, p, run, diag + count, less, probes);
+      const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
+      a_lo = team_merge_path(member, a, p.na, b, p.nb, diag, less);
+      a_hi = team_merge_path(member, a, p.na, b, p.nb, diag + count, less);
     } else {
       a_lo = part(member.league_rank());
       a_hi = p.last ? p.na : part(member.league_rank() + 1);
@@ -462,8 +461,23 @@ struct SortMergeTiles {
   }
 };
 
+// Calls f(std::integral_constant<int, L>) for L = lanes, one of the searches partitions run
+// with: 1 (one thread per boundary), 4, 8, 16 or 32 vector lanes (Kokkos::abort otherwise).
+template <class F>
+void with_partition_lanes(int lanes, const F& f) {
+  switch (lanes) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    case 32: f(std::integral_constant<int, 32>{}); break;
+    default: Kokkos::abort("Ordo::sort: partition lanes must be 1, 4, 8, 16 or 32");
+  }
+}
+
 // samples_in: the samples of keys' runs (empty: none), samples_out: where to write those of the
-// pass's output (empty: nowhere), another buffer.
+// pass's output (empty: nowhere); one buffer can be both, the partition reading before the tiles
+// write.
 template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
           class SampleView, class Less>
 void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
@@ -480,7 +494,7 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
                                  Sink, Part, SampleView, Less>;
-    const Tiles tiles_functor{keys, values, sink, part, samples_in, samples_out, shape, less};
+    const Tiles tiles_functor{keys, values, sink, part, samples_out, shape, less};
     const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
     if constexpr (SortTune::bounded_merge_from < never) {
       if (n >= SortTune::bounded_merge_from) {
@@ -497,31 +511,31 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
         tiles_functor);
   };
-  const SortPartition mode = samples_in.extent(0) == 0 ? SortPartition::thread
-                             : sort_partition_experiment >= 0
-                                 ? SortPartition(sort_partition_experiment)
-                                 : SortTune::partition;
-  if (tiles <= Tuning::fused_max_tiles || mode == SortPartition::fused) {
+  if (tiles <= Tuning::fused_max_tiles) {
     launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
     return;
   }
   const Part part = workspace<std::int64_t>(space, tiles);
-  constexpr int S = SortTune::partition_sample, lanes = SortTune::partition_lanes;
-  using Partition = SortMergePartition<S, lanes, ExecSpace, KeyView, Part, SampleView, Less>;
-  const Partition partition{keys, part, samples_in, shape, less};
-  if (mode == SortPartition::vector) {
-    // Tile-sized teams: each thread's vector lanes search one boundary.
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const int vector = lanes < Policy::vector_length_max() ? lanes : Policy::vector_length_max();
-    const int threads = Tuning::team_size / lanes > 1 ? Tuning::team_size / lanes : 1;
-    Kokkos::parallel_for("Ordo::sort::merge::partition",
-                         Policy(space, int((tiles + threads - 1) / threads), threads, vector),
-                         partition);
-  } else {
-    Kokkos::parallel_for(
-        "Ordo::sort::merge::partition",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)), partition);
-  }
+  const int lanes = sort_partition_lanes_experiment > 0 ? sort_partition_lanes_experiment
+                                                        : SortTune::partition_lanes(n);
+  with_partition_lanes(lanes, [&](auto lanes_constant) {
+    constexpr int L = decltype(lanes_constant)::value, S = SortTune::partition_sample;
+    using Partition = SortMergePartition<S, L, ExecSpace, KeyView, Part, SampleView, Less>;
+    const Partition partition{keys, part, samples_in, shape, less};
+    if constexpr (L == 1) {
+      Kokkos::parallel_for(
+          "Ordo::sort::merge::partition",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)), partition);
+    } else {
+      // Teams of tile size: each thread's vector lanes search one boundary.
+      using Policy = Kokkos::TeamPolicy<ExecSpace>;
+      const int vector = L < Policy::vector_length_max() ? L : Policy::vector_length_max();
+      const int threads = Tuning::team_size / L > 1 ? Tuning::team_size / L : 1;
+      Kokkos::parallel_for("Ordo::sort::merge::partition",
+                           Policy(space, int((tiles + threads - 1) / threads), threads, vector),
+                           partition);
+    }
+  });
   launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
 }
 
@@ -582,24 +596,23 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   }
   // Each pass but the last writes samples of its runs for the next pass's partition (the first
   // pass partitions without: the runs it merges come from the block or streaming kernels).
-  // Two sample buffers, so that a pass's tiles write one while (fused) they search the other.
   constexpr std::int64_t sample = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
   static_assert(block % sample == 0, "runs start at sampled positions");
-  const std::int64_t sample_count = passes > 1 ? (n + sample - 1) / sample : 0;
-  const KeyBuf samples[2] = {workspace<K>(space, sample_count, WorkspaceSlot::sort_samples),
-                             workspace<K>(space, sample_count, WorkspaceSlot::sort_samples1)};
+  const KeyBuf samples =
+      passes > 1 ? workspace<K>(space, (n + sample - 1) / sample, WorkspaceSlot::sort_samples)
+                 : KeyBuf();
   const auto less = order.less;
   std::int64_t run = block << levels;
   for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;
-    const KeyBuf samples_in = pass > 1 ? samples[pass % 2] : KeyBuf();
+    const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
     if (pass == passes) {
       sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in, KeyBuf(), less);
     } else {
       sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
                                        buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
-                                       samples_in, samples[(pass + 1) % 2], less);
+                                       samples_in, samples, less);
     }
   }
 }

@@ -63,12 +63,6 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
 };
 
-// How a sort's merge passes that have samples of their runs find their tiles' co-ranks: a
-// partition kernel searching with one thread per tile boundary (thread) or with a thread's
-// partition_lanes vector lanes (vector), or each tile's team searching for its own two boundaries
-// in the tile kernel, one launch fewer a pass (fused).
-enum class SortPartition { thread, vector, fused };
-
 // A size switch point that is never reached.
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
@@ -98,16 +92,17 @@ struct SortTuning {
   // Merge passes after the first partition from samples of their runs, every partition_sample-th
   // key, written by the pass before (a power of two dividing the block).
   static constexpr int partition_sample = 8;
-  static constexpr SortPartition partition = SortPartition::thread;
-  static constexpr int partition_lanes = 1;
+  // The partition kernels of sorts of n records search each tile boundary with
+  // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
+  static constexpr int partition_lanes(std::int64_t) { return 1; }
 };
 
 // Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
 // levels every sort then runs (at most SortTuning's stream_max_group allows); -1: the tuning's.
 inline int sort_stream_levels_experiment = -1;
-// `ordo-perf sort --partition P` sets this to a SortPartition, which every sort's sampled merge
-// passes then use; -1: the tuning's.
-inline int sort_partition_experiment = -1;
+// `ordo-perf sort --partition-lanes L` sets this to L, the vector lanes every sort's partition
+// kernels then search a boundary with; -1: the tuning's.
+inline int sort_partition_lanes_experiment = -1;
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
 // kernels on any backend: lanes per slab and registers per lane.
@@ -163,8 +158,9 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
     return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
   }
   static constexpr int partition_sample = 32;
-  static constexpr SortPartition partition = SortPartition::thread;
-  static constexpr int partition_lanes = 32;
+  static constexpr int partition_lanes(std::int64_t n) {
+    return KeyBytes == 8 && ValueBytes == 0 && n <= (std::int64_t(1) << 22) ? 32 : 1;
+  }
 };
 
 template <>

@@ -43,8 +43,7 @@ enum class WorkspaceSlot : int {
   sort_values0 = 4,
   sort_values1 = 5,
   sort_permutation = 6,
-  sort_samples = 7,
-  sort_samples1 = 8
+  sort_samples = 7
 };
 
 // At least `count` elements of T in the workspace slot of `space`, valid until the next call on
