@@ -158,8 +158,15 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
     return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
   }
   static constexpr int partition_sample = 32;
+  // Measured on the H100 (ordo-perf sort --partition-lanes 1..32, 2^16..2^26, two runs each:
+  // perf_tests/results/sort-partition-lanes-h100-55e2c00.jsonl): while the runs sit in L2, 32
+  // lanes (a 33-ary search, 6 rounds instead of 23 steps) make 8-byte records faster, u64 keys
+  // at 2^18 0.093 ms against 0.099 and u32 pairs 0.085 against 0.091, 2 to 3% at 2^22; 4-byte keys
+  // gain nothing. From 2^24 on one thread's binary search wins at every width (2^24 u32 keys:
+  // 0.93 ms, 0.93 with 8 lanes, 1.00 with 32; Nsight Compute: the 32-lane partitions take 15 to 22
+  // us instead of 9.5 to 13, bound by the sectors their probes fetch from DRAM).
   static constexpr int partition_lanes(std::int64_t n) {
-    return KeyBytes == 8 && ValueBytes == 0 && n <= (std::int64_t(1) << 22) ? 32 : 1;
+    return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
 };
 
