@@ -152,10 +152,14 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // pays, and for u64 keys none is more than noise (1 to 2%). With 8192-key blocks for 4-byte keys
   // (1f9bd7c, sort-stream-levels-h100-1f9bd7c.jsonl) levels still beat none up to 2^20 (2^18: 0.071
   // ms with 3, 0.078 with 4, 0.081 with none; one run, so 4 stays); u32 pairs at 2^20 were 0.154
-  // ms with none against 0.158 with 4, within noise.
+  // ms with none against 0.158 with 4. The second sweep (20b92aa, partitions of pairs with 32
+  // lanes) has u32 keys at 2^18 equal with 3 and 4 (0.073, 0.074) and u32 pairs at 2^20 0.148 ms
+  // with none against 0.157 with 4 (at 2^19 4 levels still win, 0.106 against 0.110): pairs stop
+  // streaming above 2^19.
   static constexpr int stream_max_group = 16;
   static constexpr int stream_levels(std::int64_t n) {
-    return KeyBytes == 4 && ValueBytes <= 4 && n <= (std::int64_t(1) << 20) ? 4 : 0;
+    constexpr std::int64_t last = std::int64_t(1) << (ValueBytes == 0 ? 20 : 19);
+    return KeyBytes == 4 && ValueBytes <= 4 && n <= last ? 4 : 0;
   }
   static constexpr int partition_sample = 32;
   // Measured on the H100 (ordo-perf sort --partition-lanes 1..32, 2^16..2^26, two runs each:
@@ -185,7 +189,15 @@ struct CompactTuning<Kokkos::Cuda> {
 template <std::size_t KeyBytes>
 struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 128;
+  // ORDO_TUNE_MERGE_VT overrides vt of 4-byte keys for tuning experiments. 19 (64 registers, no
+  // spills, ptxas sm_90) made sort's u32 merge passes slower on the H100 at 20b92aa: 2^24 keys
+  // 0.955 ms against 0.920, 2^22 0.260 against 0.250, 2^28 15.78 against 15.90
+  // (perf_tests/results/sort-merge-vt19-ab-h100-20b92aa.jsonl).
+#if defined(ORDO_TUNE_MERGE_VT)
+  static constexpr int vt = KeyBytes <= 4 ? ORDO_TUNE_MERGE_VT : 9;
+#else
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
+#endif
   static constexpr std::int64_t fused_max_tiles = 64;
 };
 
