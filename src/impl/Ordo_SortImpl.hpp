@@ -489,14 +489,17 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   const std::int64_t tiles = shape.tiles();
   using Part = PartitionView<ExecSpace>;
   // Large keys-only passes (DRAM-bound) run with launch bounds that trade registers for more
-  // resident tiles; smaller ones (L2-resident, latency-bound) without.
+  // resident tiles; smaller ones (L2-resident, latency-bound) without. Fused passes are never
+  // that large, so only the partitioned tiles are instantiated with bounds.
   using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
+  static_assert(SortTune::bounded_merge_from / (Tuning::team_size * vt) > Tuning::fused_max_tiles,
+                "sorts with bounded merge passes have too many tiles for a fused launch");
   auto launch = [&](auto fused, const Part& part, const char* label) {
     using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
                                  Sink, Part, SampleView, Less>;
     const Tiles tiles_functor{keys, values, sink, part, samples_out, shape, less};
     const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
-    if constexpr (SortTune::bounded_merge_from < never) {
+    if constexpr (SortTune::bounded_merge_from < never && !decltype(fused)::value) {
       if (n >= SortTune::bounded_merge_from) {
         using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
         Kokkos::parallel_for(label,
