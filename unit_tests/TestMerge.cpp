@@ -244,10 +244,51 @@ struct HostArray {
   KOKKOS_INLINE_FUNCTION std::int32_t operator()(std::int64_t i) const { return p[i]; }
 };
 
+// P probes a round, tested one after another (the shape of a thread's P vector lanes or a team's P
+// threads, without a Kokkos member).
+template <int P>
+struct SerialProbes {
+  static constexpr int size() { return P; }
+  template <class Test>
+  int count(const Test& test) const {
+    int passed = 0;
+    for (int p = 0; p < P; ++p) passed += test(p) ? 1 : 0;
+    return passed;
+  }
+};
+
+// The narrowing search finds the end of the prefix where its predicate holds, for every range
+// [lo, hi) up to 70 wide, every prefix length and 1 to 129 probes a round.
+template <int P>
+void check_narrowing_search() {
+  for (std::int64_t lo : {std::int64_t(0), std::int64_t(5), std::int64_t(1) << 33}) {
+    for (std::int64_t width = 0; width <= 70; ++width) {
+      for (std::int64_t end = lo; end <= lo + width; ++end) {
+        const std::int64_t got =
+            Ordo::Impl::narrowing_search(lo, lo + width, SerialProbes<P>{}, [&](std::int64_t i) {
+              EXPECT_TRUE(i >= lo && i < lo + width) << "probe outside the range";
+              return i < end;
+            });
+        ASSERT_EQ(got, end) << P << " probes, range [" << lo << ", " << lo + width << ")";
+      }
+    }
+  }
+}
+
+TEST(MergePath, NarrowingSearchFindsThePrefixEnd) {
+  check_narrowing_search<1>();
+  check_narrowing_search<2>();
+  check_narrowing_search<3>();
+  check_narrowing_search<7>();
+  check_narrowing_search<32>();
+  check_narrowing_search<129>();
+}
+
 // The sampled co-rank (sort's merge passes) against std::merge's stable order: for every diagonal
 // of A and B (B starting at a sampled position, as sort's runs do), the number of A's elements
-// among the first diag outputs.
-template <int S>
+// among the first diag outputs, searched with `Probes` (one thread's binary search, or P probes a
+// round as a thread's vector lanes run them).
+template <int S, class Probes = Ordo::Impl::ThreadProbes>
 void check_sampled_merge_path(Dist dist, std::size_t run, std::size_t na, std::size_t nb,
                               unsigned seed) {
   const Ordo::less<> comp;
@@ -269,9 +310,10 @@ void check_sampled_merge_path(Dist dist, std::size_t run, std::size_t na, std::s
   for (std::size_t d = 0; d <= na + nb; ++d) {
     const std::int64_t got = Ordo::Impl::sampled_merge_path<S, std::int64_t>(
         at(keys), 0, std::int64_t(na), at(keys), std::int64_t(run), std::int64_t(nb), at(samples),
-        0, std::int64_t(run / S), std::int64_t(d), comp);
+        0, std::int64_t(run / S), std::int64_t(d), comp, Probes{});
     ASSERT_EQ(got, expected) << "S " << S << " run " << run << " na " << na << " nb " << nb
-                             << " diag " << d << " " << name(dist);
+                             << " diag " << d << " " << name(dist) << ", " << Probes::size()
+                             << " probes";
     if (d < na + nb && merged[d].second == 0) ++expected;
   }
 }
@@ -285,6 +327,8 @@ TEST(MergePath, SampledCoRankMatchesStdMerge) {
           check_sampled_merge_path<1>(dist, run, na, nb, ++seed);
           check_sampled_merge_path<8>(dist, run, na, nb, ++seed);
           check_sampled_merge_path<32>(dist, run, na, nb, ++seed);
+          check_sampled_merge_path<8, SerialProbes<4>>(dist, run, na, nb, ++seed);
+          check_sampled_merge_path<32, SerialProbes<32>>(dist, run, na, nb, ++seed);
         }
       }
     }
