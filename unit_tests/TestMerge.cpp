@@ -248,12 +248,22 @@ struct HostArray {
 // threads, without a Kokkos member).
 template <int P>
 struct SerialProbes {
-  static constexpr int size() { return P; }
+  KOKKOS_INLINE_FUNCTION static constexpr int size() { return P; }
   template <class Test>
-  int count(const Test& test) const {
+  KOKKOS_INLINE_FUNCTION int count(const Test& test) const {
     int passed = 0;
     for (int p = 0; p < P; ++p) passed += test(p) ? 1 : 0;
     return passed;
+  }
+};
+
+// The predicate of a narrowing search over [lo, hi): true before `end`; notes probes outside.
+struct PrefixBefore {
+  std::int64_t lo, hi, end;
+  bool* outside;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
+    if (i < lo || i >= hi) *outside = true;
+    return i < end;
   }
 };
 
@@ -264,12 +274,11 @@ void check_narrowing_search() {
   for (std::int64_t lo : {std::int64_t(0), std::int64_t(5), std::int64_t(1) << 33}) {
     for (std::int64_t width = 0; width <= 70; ++width) {
       for (std::int64_t end = lo; end <= lo + width; ++end) {
-        const std::int64_t got =
-            Ordo::Impl::narrowing_search(lo, lo + width, SerialProbes<P>{}, [&](std::int64_t i) {
-              EXPECT_TRUE(i >= lo && i < lo + width) << "probe outside the range";
-              return i < end;
-            });
+        bool outside = false;
+        const std::int64_t got = Ordo::Impl::narrowing_search(
+            lo, lo + width, SerialProbes<P>{}, PrefixBefore{lo, lo + width, end, &outside});
         ASSERT_EQ(got, end) << P << " probes, range [" << lo << ", " << lo + width << ")";
+        ASSERT_FALSE(outside) << P << " probes, range [" << lo << ", " << lo + width << ")";
       }
     }
   }
