@@ -190,9 +190,9 @@ template <std::size_t KeyBytes>
 struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 128;
   // ORDO_TUNE_MERGE_VT overrides vt of 4-byte keys for tuning experiments. 19 (64 registers, no
-  // spills, ptxas sm_90) made sort's u32 merge passes slower on the H100 at 20b92aa: 2^24 keys
-  // 0.955 ms against 0.920, 2^22 0.260 against 0.250, 2^28 15.78 against 15.90
-  // (perf_tests/results/sort-merge-vt19-ab-h100-20b92aa.jsonl).
+  // spills, ptxas sm_90) made sort's u32 keys slower on the H100 at 20b92aa from 2^22 to 2^26
+  // (2^22 0.260 ms against 0.250, 2^24 0.955 against 0.920) and 0.8% faster only at 2^28 (15.78
+  // against 15.90; perf_tests/results/sort-merge-vt19-ab-h100-20b92aa.jsonl).
 #if defined(ORDO_TUNE_MERGE_VT)
   static constexpr int vt = KeyBytes <= 4 ? ORDO_TUNE_MERGE_VT : 9;
 #else
