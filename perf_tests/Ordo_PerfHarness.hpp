@@ -50,6 +50,7 @@ struct Options {
   int warmup = 3;
   int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
   int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
+  int merge_ways = -1;       // sort: tuning experiment (runs a merge pass merges); -1: tuning
 };
 
 struct Stats {

@@ -90,9 +90,13 @@ void run_point(const Options& o, Report& report, int log2n) {
     settings +=
         (settings.empty() ? "" : ",") + ("partition_lanes=" + std::to_string(o.partition_lanes));
   }
+  if (o.merge_ways > 0) {
+    settings += (settings.empty() ? "" : ",") + ("merge_ways=" + std::to_string(o.merge_ways));
+  }
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
   Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
   Ordo::Impl::sort_partition_lanes_experiment = o.partition_lanes;
+  Ordo::Impl::sort_merge_ways_experiment = o.merge_ways;
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;

@@ -72,6 +72,11 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: vector lanes that search each merge-pass tile boundary, "
                    "1 (one thread), 4, 8, 16 or 32 (default: Ordo's tuning)")
       ->check(CLI::IsMember({1, 4, 8, 16, 32}));
+  app.get_subcommand("sort")
+      ->add_option("--merge-ways", o.merge_ways,
+                   "tuning experiment: runs every merge pass merges at a time, 2 or 4 (default: "
+                   "Ordo's tuning)")
+      ->check(CLI::IsMember({2, 4}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

@@ -438,6 +438,35 @@ TEST(SortPaths, PartitionLanes) {
   }
 }
 
+// Four-way merge passes (ordo-perf's --merge-ways 4, no streaming levels): odd pass counts (a
+// two-way pass first) and even ones, groups of one to three runs at the end, sampled partitions;
+// u32 pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending)
+// against the oracle, and stable_sort_by_key's tie order (device backends).
+TEST(SortPaths, FourWayMerge) {
+  struct Restore {
+    ~Restore() {
+      Ordo::Impl::sort_merge_ways_experiment = -1;
+      Ordo::Impl::sort_stream_levels_experiment = -1;
+    }
+  } restore;
+  Ordo::Impl::sort_stream_levels_experiment = 0;
+  Ordo::Impl::sort_merge_ways_experiment = 4;
+  const std::vector<std::size_t> sizes =
+      on_host ? std::vector<std::size_t>{81, 16385, 65533, 100003}
+              : std::vector<std::size_t>{5 * 8192 + 3, 300001, (std::size_t(1) << 21) + 4097};
+  for (std::size_t n : sizes) {
+    check_paths_bit_identical(n, ", four-way merge passes");
+    for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
+      check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
+                                path);
+      check_sort<std::uint64_t>(Dist::heavy_duplicates, n, Ordo::greater<>{},
+                                OracleGreater<std::uint64_t>{}, path);
+    }
+    check_stable<std::uint32_t, std::uint32_t>(Dist::few_distinct, n, Ordo::less<>{},
+                                               OracleLess<std::uint32_t>{});
+  }
+}
+
 // ---- team level ------------------------------------------------------------------------------
 
 // Segments of the given lengths, one team each; mode 0: sort_team, 1: sort_by_key_team on global

@@ -136,6 +136,103 @@ KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, I
   return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp, probes);
 }
 
+// Co-rank of `diag` in the stable merge of K sorted runs (ties: the lower run first, then the
+// earlier position): cut[r] becomes the number of elements of run r among the first diag
+// outputs. Run r holds count[r] elements; key(r, i) loads its element i.
+//
+// Every round brackets each run's cut, lo[r] <= cut[r] <= hi[r], and probes M positions of each
+// open bracket, all K * M loads independent (no search nested in a search). For a probe e at
+// position p of run j, let c_i be the number of elements of run i before e in the merge: e is
+// among the first diag outputs iff p + sum over i != j of clamp(c_i, lo[i], hi[i]) < diag (if e
+// is, every c_i <= cut[i], so the clamped sum is at most diag - 1; if not, every c_i >= cut[i] and
+// p >= cut[j], so it is at least diag). Run i's probes bound clamp(c_i, ...) without further
+// loads: from one past its last probe before e to its first probe after e. A probe whose bounds
+// both fall on one side of diag is decided, and narrows its run's bracket. Ranks along one run
+// grow by at least the probe spacing, and the bounds are at most K - 1 spacings wide, so in the
+// run of widest spacing at most K probes stay undecided (M > K guarantees progress); once every
+// bracket holds at most M positions, the probes cover them and the bounds are exact.
+// Probes spaced by at least 2 * align sit at multiples of align (sort's runs load those from
+// their samples).
+template <int K, int M, class Index, class Load, class Comp>
+KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Load& key, const Index (&count)[K],
+                                                Index diag, Index align, const Comp& comp,
+                                                Index (&cut)[K]) {
+  static_assert(M > K, "multiway_merge_path: more probes a run than runs");
+  using Key = std::decay_t<decltype(key(0, Index(0)))>;
+  Index total = 0;
+  ORDO_UNROLL
+  for (int r = 0; r < K; ++r) total += count[r];
+  Index lo[K], hi[K];
+  ORDO_UNROLL
+  for (int r = 0; r < K; ++r) {
+    const Index rest = total - count[r];
+    lo[r] = diag > rest ? diag - rest : Index(0);
+    hi[r] = diag < count[r] ? diag : count[r];
+  }
+  auto position = [&](int r, int k) {
+    const Index width = hi[r] - lo[r], p = lo[r] + (k + 1) * width / (M + 1);
+    return width / (M + 1) >= 2 * align ? (p + align - 1) / align * align : p;
+  };
+  for (;;) {
+    bool open = false;
+    ORDO_UNROLL
+    for (int r = 0; r < K; ++r) open = open || lo[r] < hi[r];
+    if (!open) break;
+    Key probe[K][M];
+    ORDO_UNROLL
+    for (int r = 0; r < K; ++r) {
+      ORDO_UNROLL
+      for (int k = 0; k < M; ++k) {
+        if (lo[r] < hi[r]) probe[r][k] = key(r, position(r, k));
+      }
+    }
+    Index next_lo[K], next_hi[K];
+    ORDO_UNROLL
+    for (int j = 0; j < K; ++j) {
+      next_lo[j] = lo[j];
+      next_hi[j] = hi[j];
+      if (lo[j] == hi[j]) continue;
+      ORDO_UNROLL
+      for (int k = 0; k < M; ++k) {
+        const Index p = position(j, k);
+        Index least = p, most = p;  // bounds of the clamped rank of probe k
+        ORDO_UNROLL
+        for (int i = 0; i < K; ++i) {
+          if (i == j) continue;
+          Index below = lo[i], above = hi[i];
+          if (lo[i] < hi[i]) {
+            ORDO_UNROLL
+            for (int q = 0; q < M; ++q) {
+              const bool before =
+                  i < j ? !comp(probe[j][k], probe[i][q]) : comp(probe[i][q], probe[j][k]);
+              const Index at = position(i, q);
+              if (before) {
+                below = at + 1;  // probes before e form a prefix: the last one counts
+              } else if (at < above) {
+                above = at;
+              }
+            }
+          }
+          least += below;
+          most += above;
+        }
+        if (most < diag) {
+          next_lo[j] = p + 1 > next_lo[j] ? p + 1 : next_lo[j];
+        } else if (least >= diag && p < next_hi[j]) {
+          next_hi[j] = p;
+        }
+      }
+    }
+    ORDO_UNROLL
+    for (int r = 0; r < K; ++r) {
+      lo[r] = next_lo[r];
+      hi[r] = next_hi[r];
+    }
+  }
+  ORDO_UNROLL
+  for (int r = 0; r < K; ++r) cut[r] = lo[r];
+}
+
 // The same co-rank found by a whole team: each round every thread tests one probe of the
 // remaining range, and the number of probes that lie before the answer narrows the range by a
 // factor of team_size + 1. Every thread of the team returns the result. (Fused kernels that

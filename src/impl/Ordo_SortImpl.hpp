@@ -320,32 +320,42 @@ struct Shifted {
   }
 };
 
-// A merge pass over n records pairs runs A = [a0, a0 + na) and B = [a0 + run, ... + nb), and
-// cuts each pair's output into per_pair tiles of `tile` records (tiles never straddle pairs).
-// Tile indices and per_pair fit 32 bits (sorts hold fewer than 2^32 records), so that every
-// tile finds its pair with a 32-bit division instead of 64-bit ones.
+// A merge pass over n records merges groups of Ways runs of `run` records (run r of a group at
+// a0 + r * run, the last runs short or empty), and cuts each group's output into per_group tiles
+// of `tile` records (tiles never straddle groups). Tile indices and per_group fit 32 bits (sorts
+// hold fewer than 2^32 records), so that every tile finds its group with a 32-bit division
+// instead of 64-bit ones.
 struct PassShape {
   std::int64_t n, run;
-  int tile, per_pair;
-  PassShape(std::int64_t n_, std::int64_t run_, int tile_)
-      : n(n_), run(run_), tile(tile_), per_pair(int((2 * run_ + tile_ - 1) / tile_)) {}
-  std::int64_t tiles() const { return (n + 2 * run - 1) / (2 * run) * per_pair; }
+  int ways, tile, per_group;
+  PassShape(std::int64_t n_, std::int64_t run_, int ways_, int tile_)
+      : n(n_),
+        run(run_),
+        ways(ways_),
+        tile(tile_),
+        per_group(int((ways_ * run_ + tile_ - 1) / tile_)) {}
+  std::int64_t tiles() const { return (n + ways * run - 1) / (ways * run) * per_group; }
 };
 
-// Tile t of a merge pass: its outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing
-// to do).
+// Tile t of a merge pass of Ways runs a group: the group's runs hold len[r] records from
+// a0 + r * run, the tile's outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing to do).
+template <int Ways>
 struct PassTile {
-  std::int64_t a0, na, nb, diag, count;
-  bool last;  // the pair's last tile
+  std::int64_t a0, len[Ways], diag, count;
+  bool last;  // the group's last tile
   KOKKOS_INLINE_FUNCTION PassTile(int t, const PassShape& s) {
-    const int pair = t / s.per_pair;
-    a0 = std::int64_t(pair) * (2 * s.run);
-    na = s.n - a0 < s.run ? s.n - a0 : s.run;
-    const std::int64_t b0 = a0 + s.run;
-    nb = b0 >= s.n ? 0 : (s.n - b0 < s.run ? s.n - b0 : s.run);
-    diag = std::int64_t(t - pair * s.per_pair) * s.tile;
-    count = na + nb - diag < s.tile ? na + nb - diag : s.tile;
-    last = diag + count >= na + nb;
+    const int group = t / s.per_group;
+    a0 = std::int64_t(group) * (Ways * s.run);
+    std::int64_t total = 0;
+    ORDO_UNROLL
+    for (int r = 0; r < Ways; ++r) {
+      const std::int64_t rest = s.n - (a0 + r * s.run);
+      len[r] = rest <= 0 ? 0 : (rest < s.run ? rest : s.run);
+      total += len[r];
+    }
+    diag = std::int64_t(t - group * s.per_group) * s.tile;
+    count = total - diag < s.tile ? total - diag : s.tile;
+    last = diag + count >= total;
   }
 };
 
@@ -353,15 +363,15 @@ struct PassTile {
 // partition_sample: samples(u) = keys(u * S)) when the previous pass wrote them.
 template <int S, class KeyView, class SampleView, class Less, class Probes>
 KOKKOS_INLINE_FUNCTION std::int64_t pass_co_rank(const KeyView& keys, const SampleView& samples,
-                                                 const PassTile& p, std::int64_t run,
+                                                 const PassTile<2>& p, std::int64_t run,
                                                  std::int64_t diag, const Less& less,
                                                  const Probes& probes) {
   const std::int64_t b0 = p.a0 + run;
   if (samples.extent(0) > 0) {
-    return sampled_merge_path<S, std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, samples, p.a0 / S,
-                                               b0 / S, diag, less, probes);
+    return sampled_merge_path<S, std::int64_t>(keys, p.a0, p.len[0], keys, b0, p.len[1], samples,
+                                               p.a0 / S, b0 / S, diag, less, probes);
   }
-  return merge_path<std::int64_t>(keys, p.a0, p.na, keys, b0, p.nb, diag, less, probes);
+  return merge_path<std::int64_t>(keys, p.a0, p.len[0], keys, b0, p.len[1], diag, less, probes);
 }
 
 // The partition kernel of a merge pass: the co-rank of every tile's first output, by one thread
@@ -376,18 +386,57 @@ struct SortMergePartition {
   PassShape shape;
   Less less;
   KOKKOS_FUNCTION void operator()(int t) const {
-    const PassTile p(t, shape);
+    const PassTile<2> p(t, shape);
     if (p.count <= 0) return;
     part(t) = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less, ThreadProbes{});
   }
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const int t = member.league_rank() * member.team_size() + member.team_rank();
     if (t >= int(part.extent(0))) return;
-    const PassTile p(t, shape);
+    const PassTile<2> p(t, shape);
     if (p.count <= 0) return;
     const std::int64_t r = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less,
                                            VectorProbes<Lanes, Member>{member});
     Kokkos::single(Kokkos::PerThread(member), [&] { part(t) = r; });
+  }
+};
+
+// After a merge tile: its merged keys are still in the tile, the outputs [begin, begin + count)
+// of the pass; those at multiples of S are the samples of the next pass (none: samples empty).
+template <int S, class Member, class TileView, class SampleView>
+KOKKOS_INLINE_FUNCTION void write_samples(const Member& member, const TileView& tile,
+                                          const SampleView& samples, std::int64_t begin,
+                                          int count) {
+  if (samples.extent(0) == 0) return;
+  const int first = int((S - begin % S) % S);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (count - first + S - 1) / S),
+                       [&](int u) { samples((begin + first) / S + u) = tile(first + u * S); });
+}
+
+// The four-way partition kernel: the cut vector (in its group's four runs) of every tile's first
+// output, part(4 * t + r), by one thread per tile (multiway_merge_path, probing the samples where
+// the previous pass wrote them).
+template <int S, int Probes, class KeyView, class PartView, class SampleView, class Less>
+struct SortMergeFourPartition {
+  KeyView keys;
+  PartView part;
+  SampleView samples;
+  PassShape shape;
+  Less less;
+  KOKKOS_FUNCTION void operator()(int t) const {
+    const PassTile<4> p(t, shape);
+    if (p.count <= 0) return;
+    const bool sampled = samples.extent(0) > 0;
+    const std::int64_t a0 = p.a0, run = shape.run;
+    // Runs start at multiples of S, so a run's positions at multiples of S are sampled.
+    auto key = [&](int r, std::int64_t i) {
+      const std::int64_t at = a0 + r * run + i;
+      return sampled && i % S == 0 ? samples(at / S) : keys(at);
+    };
+    std::int64_t cut[4];
+    multiway_merge_path<4, Probes>(key, p.len, p.diag, std::int64_t(sampled ? S : 1), less, cut);
+    ORDO_UNROLL
+    for (int r = 0; r < 4; ++r) part(4 * t + r) = cut[r];
   }
 };
 
@@ -417,7 +466,7 @@ struct SortMergeTiles {
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const PassTile p(member.league_rank(), shape);
+    const PassTile<2> p(member.league_rank(), shape);
     const std::int64_t run = shape.run;
     if (p.count <= 0) return;
     const int count = int(p.count);
@@ -425,11 +474,11 @@ struct SortMergeTiles {
     std::int64_t a_lo, a_hi;
     if constexpr (Fused) {
       const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
-      a_lo = team_merge_path(member, a, p.na, b, p.nb, diag, less);
-      a_hi = team_merge_path(member, a, p.na, b, p.nb, diag + count, less);
+      a_lo = team_merge_path(member, a, p.len[0], b, p.len[1], diag, less);
+      a_hi = team_merge_path(member, a, p.len[0], b, p.len[1], diag + count, less);
     } else {
       a_lo = part(member.league_rank());
-      a_hi = p.last ? p.na : part(member.league_rank() + 1);
+      a_hi = p.last ? p.len[0] : part(member.league_rank() + 1);
     }
     const int na = int(a_hi - a_lo), nb = count - na;
     const std::int64_t a_first = p.a0 + a_lo, b_first = p.a0 + run + (diag - a_lo);
@@ -452,12 +501,62 @@ struct SortMergeTiles {
                               staged(from_a ? int(src - a_first) : na + int(src - b_first)));
           }
         });
-    // The merged keys are still in the tile: its outputs at multiples of S are the samples.
-    if (samples.extent(0) > 0) {
-      const int first = int((S - begin % S) % S);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (count - first + S - 1) / S),
-                           [&](int u) { samples((begin + first) / S + u) = tile(first + u * S); });
+    write_samples<S>(member, tile, samples, begin, count);
+  }
+};
+
+// The four-way merge pass's tiles: the cut vectors of the tile's first and last outputs from the
+// partition (part(4 * t + r)), the four ranges merged in scratch (team_merge_tile_four).
+template <int VT, class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
+          class PartView, class SampleView, class Less>
+struct SortMergeFourTiles {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Base = SortMergeTiles<VT, false, ExecSpace, K, V, KeyView, ValueView, Sink, PartView,
+                              SampleView, Less>;
+  static constexpr bool with_values = Base::with_values;
+  static constexpr int S = Base::S;
+
+  KeyView keys;
+  ValueView values;
+  Sink sink;
+  PartView part;
+  SampleView samples;
+  PassShape shape;
+  Less less;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int t = member.league_rank();
+    const PassTile<4> p(t, shape);
+    if (p.count <= 0) return;
+    const int count = int(p.count);
+    const std::int64_t begin = p.a0 + p.diag;
+    std::int64_t first[4];
+    int offset[5];
+    offset[0] = 0;
+    ORDO_UNROLL
+    for (int r = 0; r < 4; ++r) {
+      const std::int64_t lo = part(4 * t + r), hi = p.last ? p.len[r] : part(4 * t + 4 + r);
+      first[r] = p.a0 + r * shape.run + lo;
+      offset[r + 1] = offset[r] + int(hi - lo);
     }
+    typename Base::KeyTile tile(member.team_scratch(0), shape.tile + 1);
+    typename Base::IndexTile from;
+    typename Base::ValueTile staged;
+    if constexpr (with_values) {
+      from = typename Base::IndexTile(member.team_scratch(0), shape.tile);
+      staged = typename Base::ValueTile(member.team_scratch(0), shape.tile);
+      tile_load_four<VT>(member, values, first, offset, staged);
+    }
+    team_merge_tile_four<VT, with_values>(member, keys, first, offset, tile, from, less,
+                                          [&](int i, const K& key, int src) {
+                                            sink.keys.store(begin + i, key);
+                                            if constexpr (with_values) {
+                                              sink.values.store(begin + i, staged(src));
+                                            } else {
+                                              (void)src;
+                                            }
+                                          });
+    write_samples<S>(member, tile, samples, begin, count);
   }
 };
 
@@ -475,30 +574,30 @@ void with_partition_lanes(int lanes, const F& f) {
   }
 }
 
-// samples_in: the samples of keys' runs (empty: none), samples_out: where to write those of the
-// pass's output (empty: nowhere); one buffer can be both, the partition reading before the tiles
-// write.
-template <class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
+// A merge pass of Ways (2 or 4) runs a group. samples_in: the samples of keys' runs (empty:
+// none), samples_out: where to write those of the pass's output (empty: nowhere); one buffer can
+// be both, the partition reading before the tiles write.
+template <int Ways, class ExecSpace, class K, class V, class KeyView, class ValueView, class Sink,
           class SampleView, class Less>
 void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, const KeyView& keys,
                      const ValueView& values, const Sink& sink, const SampleView& samples_in,
                      const SampleView& samples_out, const Less& less) {
   using Tuning = MergeTuning<ExecSpace, sizeof(K)>;
   constexpr int vt = Tuning::vt;
-  const PassShape shape(n, run, Tuning::team_size * vt);
+  const PassShape shape(n, run, Ways, Tuning::team_size * vt);
   const std::int64_t tiles = shape.tiles();
   using Part = PartitionView<ExecSpace>;
+  using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
+  constexpr int S = SortTune::partition_sample;
   // Large keys-only passes (DRAM-bound) run with launch bounds that trade registers for more
   // resident tiles; smaller ones (L2-resident, latency-bound) without. Fused passes are never
   // that large, so only the partitioned tiles are instantiated with bounds.
-  using SortTune = typename SortTypes<ExecSpace, K, V>::Tuning;
   static_assert(SortTune::bounded_merge_from / (Tuning::team_size * vt) > Tuning::fused_max_tiles,
                 "sorts with bounded merge passes have too many tiles for a fused launch");
-  auto launch = [&](auto fused, const Part& part, const char* label) {
-    using Tiles = SortMergeTiles<vt, decltype(fused)::value, ExecSpace, K, V, KeyView, ValueView,
-                                 Sink, Part, SampleView, Less>;
-    const Tiles tiles_functor{keys, values, sink, part, samples_out, shape, less};
-    const auto scratch = Kokkos::PerTeam(Tiles::scratch_bytes(Tuning::team_size));
+  const auto scratch =
+      Kokkos::PerTeam(SortMergeTiles<vt, false, ExecSpace, K, V, KeyView, ValueView, Sink, Part,
+                                     SampleView, Less>::scratch_bytes(Tuning::team_size));
+  auto launch = [&](auto fused, const auto& tiles_functor, const char* label) {
     if constexpr (SortTune::bounded_merge_from < never && !decltype(fused)::value) {
       if (n >= SortTune::bounded_merge_from) {
         using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
@@ -514,21 +613,38 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
         tiles_functor);
   };
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>;
+  if constexpr (Ways == 4) {
+    const Part part = workspace<std::int64_t>(space, 4 * tiles);
+    Kokkos::parallel_for(
+        "Ordo::sort::merge4::partition", Range(space, 0, int(tiles)),
+        SortMergeFourPartition<S, SortTune::multiway_probes, KeyView, Part, SampleView, Less>{
+            keys, part, samples_in, shape, less});
+    launch(
+        std::false_type{},
+        SortMergeFourTiles<vt, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>{
+            keys, values, sink, part, samples_out, shape, less},
+        "Ordo::sort::merge4::tiles");
+    return;
+  }
+  using Fused =
+      SortMergeTiles<vt, true, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>;
+  using Tiles =
+      SortMergeTiles<vt, false, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>;
   if (tiles <= Tuning::fused_max_tiles) {
-    launch(std::true_type{}, Part(), "Ordo::sort::merge::fused");
+    launch(std::true_type{}, Fused{keys, values, sink, Part(), samples_out, shape, less},
+           "Ordo::sort::merge::fused");
     return;
   }
   const Part part = workspace<std::int64_t>(space, tiles);
   const int lanes = sort_partition_lanes_experiment > 0 ? sort_partition_lanes_experiment
                                                         : SortTune::partition_lanes(n);
   with_partition_lanes(lanes, [&](auto lanes_constant) {
-    constexpr int L = decltype(lanes_constant)::value, S = SortTune::partition_sample;
+    constexpr int L = decltype(lanes_constant)::value;
     using Partition = SortMergePartition<S, L, ExecSpace, KeyView, Part, SampleView, Less>;
     const Partition partition{keys, part, samples_in, shape, less};
     if constexpr (L == 1) {
-      Kokkos::parallel_for(
-          "Ordo::sort::merge::partition",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, int(tiles)), partition);
+      Kokkos::parallel_for("Ordo::sort::merge::partition", Range(space, 0, int(tiles)), partition);
     } else {
       // Teams of tile size: each thread's vector lanes search one boundary.
       using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -539,7 +655,8 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
                            partition);
     }
   });
-  launch(std::false_type{}, part, "Ordo::sort::merge::tiles");
+  launch(std::false_type{}, Tiles{keys, values, sink, part, samples_out, shape, less},
+         "Ordo::sort::merge::tiles");
 }
 
 // ---- device level ----------------------------------------------------------------------------
@@ -574,6 +691,12 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   using ValueEnd = std::conditional_t<with_values, PlainEnd<ValueBuf>, NoEnd>;
   using BufferEnds = Ends<PlainEnd<KeyBuf>, ValueEnd>;
   const std::int64_t vn = with_values ? n : 0;
+  // The merge passes: the last `fours` merge four runs at a time, the others two.
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  const int ways =
+      sort_merge_ways_experiment > 0 ? sort_merge_ways_experiment : Tuning::merge_ways(n);
+  const std::int64_t fours = ways == 4 ? passes / 2 : 0;
+  passes -= fours;
   const KeyBuf k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
   const KeyBuf k1 = passes > 1 ? workspace<K>(space, n, WorkspaceSlot::sort_keys1) : KeyBuf();
   const ValueBuf v0 = workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values0);
@@ -606,16 +729,28 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
                  : KeyBuf();
   const auto less = order.less;
   std::int64_t run = block << levels;
-  for (std::int64_t pass = 1; pass <= passes; ++pass, run *= 2) {
+  for (std::int64_t pass = 1; pass <= passes; ++pass) {
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;
     const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
-    if (pass == passes) {
-      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in, KeyBuf(), less);
+    auto merge = [&](auto four, const auto& out, const KeyBuf& samples_out) {
+      constexpr int Ways = decltype(four)::value ? 4 : 2;
+      sort_merge_pass<Ways, ExecSpace, K, V>(space, n, run, in_k, in_v, out, samples_in,
+                                             samples_out, less);
+    };
+    auto pass_to = [&](auto four) {
+      if (pass == passes) {
+        merge(four, sink, KeyBuf());
+      } else {
+        merge(four, buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0), samples);
+      }
+    };
+    if (pass > passes - fours) {
+      pass_to(std::true_type{});
+      run *= 4;
     } else {
-      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
-                                       buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
-                                       samples_in, samples, less);
+      pass_to(std::false_type{});
+      run *= 2;
     }
   }
 }

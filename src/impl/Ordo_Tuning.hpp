@@ -95,6 +95,11 @@ struct SortTuning {
   // The partition kernels of sorts of n records search each tile boundary with
   // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
   static constexpr int partition_lanes(std::int64_t) { return 1; }
+  // Sorts of n records run their merge passes merge_ways(n) runs at a time: 2, or 4 (half as many
+  // passes over memory, the last ones; an odd pass out merges two). Four-way partitions probe
+  // multiway_probes positions of each run a round (more than 4: multiway_merge_path).
+  static constexpr int merge_ways(std::int64_t) { return 2; }
+  static constexpr int multiway_probes = 8;
 };
 
 // Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
@@ -103,6 +108,9 @@ inline int sort_stream_levels_experiment = -1;
 // `ordo-perf sort --partition-lanes L` sets this to L, the vector lanes every sort's partition
 // kernels then search a boundary with; -1: the tuning's.
 inline int sort_partition_lanes_experiment = -1;
+// `ordo-perf sort --merge-ways W` sets this to W (2 or 4), the runs every sort's merge passes
+// merge at a time; -1: the tuning's.
+inline int sort_merge_ways_experiment = -1;
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
 // kernels on any backend: lanes per slab and registers per lane.
@@ -172,6 +180,8 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
+  static constexpr int merge_ways(std::int64_t n) { return n >= (std::int64_t(1) << 22) ? 4 : 2; }
+  static constexpr int multiway_probes = 8;
 };
 
 template <>
