@@ -376,7 +376,9 @@ void check_multiway_merge_path(Dist dist, const std::int64_t (&count)[4], std::i
   std::int64_t expected[4] = {0, 0, 0, 0};
   for (std::size_t d = 0; d <= tagged.size(); ++d) {
     std::int64_t cut[4];
-    Ordo::Impl::multiway_merge_path<4, M>(runs, count, std::int64_t(d), align, comp, cut);
+    Ordo::Impl::MultiwayProbes<4, M, std::int32_t, std::int64_t> state;
+    Ordo::Impl::multiway_merge_path<4, M>(Ordo::Impl::SerialProbeGroup{}, state, runs, count,
+                                          std::int64_t(d), align, comp, cut);
     for (int r = 0; r < 4; ++r) {
       ASSERT_EQ(cut[r], expected[r])
           << "run " << r << " of " << count[0] << ", " << count[1] << ", " << count[2] << ", "

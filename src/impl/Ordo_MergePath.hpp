@@ -136,6 +136,46 @@ KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, I
   return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp, probes);
 }
 
+// Who runs a multiway co-rank's probes (below): one thread (SerialProbeGroup), or a group of
+// `size` threads of a team (TeamProbeGroup: this thread is `rank` in it), every group of the team
+// in step. for_each(n, f) runs f(i) for every i in [0, n) on the group's threads; sync() orders
+// the group's scratch writes before its reads; any(x): whether x holds on any thread (of the
+// team: groups run the same rounds, those already done idle through them).
+struct SerialProbeGroup {
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each(int n, const F& f) const {
+    for (int i = 0; i < n; ++i) f(i);
+  }
+  KOKKOS_INLINE_FUNCTION void sync() const {}
+  KOKKOS_INLINE_FUNCTION bool any(bool x) const { return x; }
+};
+
+template <class Member>
+struct TeamProbeGroup {
+  const Member& member;
+  int rank, size;
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each(int n, const F& f) const {
+    for (int i = rank; i < n; i += size) f(i);
+  }
+  KOKKOS_INLINE_FUNCTION void sync() const { member.team_barrier(); }
+  KOKKOS_INLINE_FUNCTION bool any(bool x) const {
+    int v = x ? 1 : 0;
+    member.team_reduce(Kokkos::Max<int>(v));
+    return v != 0;
+  }
+};
+
+// A multiway co-rank's round state, shared by its group (registers of one thread, or team
+// scratch): each run's bracket, and the round's probes with their verdicts.
+template <int K, int M, class Key, class Index>
+struct MultiwayProbes {
+  Index lo[K], hi[K];
+  Key key[K * M];
+  Index pos[K * M];
+  signed char verdict[K * M];  // 1: among the first diag outputs, -1: not, 0: undecided
+};
+
 // Co-rank of `diag` in the stable merge of K sorted runs (ties: the lower run first, then the
 // earlier position): cut[r] becomes the number of elements of run r among the first diag
 // outputs. Run r holds count[r] elements; key(r, i) loads its element i.
@@ -152,85 +192,80 @@ KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, I
 // run of widest spacing at most K probes stay undecided (M > K guarantees progress); once every
 // bracket holds at most M positions, the probes cover them and the bounds are exact.
 // Probes spaced by at least 2 * align sit at multiples of align (sort's runs load those from
-// their samples).
-template <int K, int M, class Index, class Load, class Comp>
-KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Load& key, const Index (&count)[K],
+// their samples). `group` runs the probes, one each on a group of K * M threads; `s` is the
+// group's state.
+template <int K, int M, class Group, class Key, class Index, class Load, class Comp>
+KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Group& group,
+                                                MultiwayProbes<K, M, Key, Index>& s,
+                                                const Load& key, const Index (&count)[K],
                                                 Index diag, Index align, const Comp& comp,
                                                 Index (&cut)[K]) {
   static_assert(M > K, "multiway_merge_path: more probes a run than runs");
-  using Key = std::decay_t<decltype(key(0, Index(0)))>;
-  Index total = 0;
-  ORDO_UNROLL
-  for (int r = 0; r < K; ++r) total += count[r];
-  Index lo[K], hi[K];
-  ORDO_UNROLL
-  for (int r = 0; r < K; ++r) {
-    const Index rest = total - count[r];
-    lo[r] = diag > rest ? diag - rest : Index(0);
-    hi[r] = diag < count[r] ? diag : count[r];
-  }
-  auto position = [&](int r, int k) {
-    const Index width = hi[r] - lo[r], p = lo[r] + (k + 1) * width / (M + 1);
-    return width / (M + 1) >= 2 * align ? (p + align - 1) / align * align : p;
-  };
+  group.for_each(K, [&](int r) {
+    Index rest = 0;
+    for (int i = 0; i < K; ++i) rest += i == r ? Index(0) : count[i];
+    s.lo[r] = diag > rest ? diag - rest : Index(0);
+    s.hi[r] = diag < count[r] ? diag : count[r];
+  });
+  group.sync();
   for (;;) {
     bool open = false;
     ORDO_UNROLL
-    for (int r = 0; r < K; ++r) open = open || lo[r] < hi[r];
-    if (!open) break;
-    Key probe[K][M];
-    ORDO_UNROLL
-    for (int r = 0; r < K; ++r) {
+    for (int r = 0; r < K; ++r) open = open || s.lo[r] < s.hi[r];
+    if (!group.any(open)) break;
+    group.for_each(K * M, [&](int i) {
+      const int r = i / M, k = i % M;
+      const Index width = s.hi[r] - s.lo[r];
+      if (width == 0) return;
+      const Index p = s.lo[r] + (k + 1) * width / (M + 1);
+      s.pos[i] = width / (M + 1) >= 2 * align ? (p + align - 1) / align * align : p;
+      s.key[i] = key(r, s.pos[i]);
+    });
+    group.sync();
+    group.for_each(K * M, [&](int i) {
+      const int j = i / M;
+      if (s.lo[j] == s.hi[j]) return;
+      const Index p = s.pos[i];
+      const Key e = s.key[i];
+      Index least = p, most = p;  // bounds of the probe's clamped rank
       ORDO_UNROLL
-      for (int k = 0; k < M; ++k) {
-        if (lo[r] < hi[r]) probe[r][k] = key(r, position(r, k));
-      }
-    }
-    Index next_lo[K], next_hi[K];
-    ORDO_UNROLL
-    for (int j = 0; j < K; ++j) {
-      next_lo[j] = lo[j];
-      next_hi[j] = hi[j];
-      if (lo[j] == hi[j]) continue;
-      ORDO_UNROLL
-      for (int k = 0; k < M; ++k) {
-        const Index p = position(j, k);
-        Index least = p, most = p;  // bounds of the clamped rank of probe k
-        ORDO_UNROLL
-        for (int i = 0; i < K; ++i) {
-          if (i == j) continue;
-          Index below = lo[i], above = hi[i];
-          if (lo[i] < hi[i]) {
-            ORDO_UNROLL
-            for (int q = 0; q < M; ++q) {
-              const bool before =
-                  i < j ? !comp(probe[j][k], probe[i][q]) : comp(probe[i][q], probe[j][k]);
-              const Index at = position(i, q);
-              if (before) {
-                below = at + 1;  // probes before e form a prefix: the last one counts
-              } else if (at < above) {
-                above = at;
-              }
+      for (int r = 0; r < K; ++r) {
+        if (r == j) continue;
+        Index below = s.lo[r], above = s.hi[r];
+        if (below < above) {
+          ORDO_UNROLL
+          for (int q = 0; q < M; ++q) {
+            const Key& x = s.key[r * M + q];
+            const Index at = s.pos[r * M + q];
+            if (r < j ? !comp(e, x) : comp(x, e)) {
+              below = at + 1;  // probes before e form a prefix: the last one counts
+            } else if (at < above) {
+              above = at;
             }
           }
-          least += below;
-          most += above;
         }
-        if (most < diag) {
-          next_lo[j] = p + 1 > next_lo[j] ? p + 1 : next_lo[j];
-        } else if (least >= diag && p < next_hi[j]) {
-          next_hi[j] = p;
-        }
+        least += below;
+        most += above;
       }
-    }
-    ORDO_UNROLL
-    for (int r = 0; r < K; ++r) {
-      lo[r] = next_lo[r];
-      hi[r] = next_hi[r];
-    }
+      s.verdict[i] = most < diag ? 1 : (least >= diag ? -1 : 0);
+    });
+    group.sync();
+    group.for_each(K, [&](int j) {
+      Index lo = s.lo[j], hi = s.hi[j];
+      if (lo == hi) return;
+      for (int k = 0; k < M; ++k) {
+        const Index p = s.pos[j * M + k];
+        const int v = s.verdict[j * M + k];
+        if (v > 0 && p + 1 > lo) lo = p + 1;
+        if (v < 0 && p < hi) hi = p;
+      }
+      s.lo[j] = lo;
+      s.hi[j] = hi;
+    });
+    group.sync();
   }
   ORDO_UNROLL
-  for (int r = 0; r < K; ++r) cut[r] = lo[r];
+  for (int r = 0; r < K; ++r) cut[r] = s.lo[r];
 }
 
 // The same co-rank found by a whole team: each round every thread tests one probe of the

@@ -414,29 +414,57 @@ KOKKOS_INLINE_FUNCTION void write_samples(const Member& member, const TileView& 
 }
 
 // The four-way partition kernel: the cut vector (in its group's four runs) of every tile's first
-// output, part(4 * t + r), by one thread per tile (multiway_merge_path, probing the samples where
-// the previous pass wrote them).
-template <int S, int Probes, class KeyView, class PartView, class SampleView, class Less>
+// output, part(4 * t + r), by a group of threads per tile (multiway_merge_path: one probe a
+// thread, groups of 4 * Probes threads where the team has them, else the team's one thread),
+// probing the samples where the previous pass wrote them.
+template <int S, int Probes, class ExecSpace, class K, class KeyView, class PartView,
+          class SampleView, class Less>
 struct SortMergeFourPartition {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using State = MultiwayProbes<4, Probes, K, std::int64_t>;
+  using StateTile = Kokkos::View<State*, typename ExecSpace::scratch_memory_space,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   KeyView keys;
   PartView part;
   SampleView samples;
   PassShape shape;
   Less less;
-  KOKKOS_FUNCTION void operator()(int t) const {
-    const PassTile<4> p(t, shape);
-    if (p.count <= 0) return;
+  std::int64_t tiles;
+
+  // Tiles a team of team_size threads partitions.
+  static int groups(int team_size) {
+    return team_size / (4 * Probes) > 1 ? team_size / (4 * Probes) : 1;
+  }
+  static std::size_t scratch_bytes(int team_size) {
+    return StateTile::shmem_size(groups(team_size));
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int per_team = groups(member.team_size()), size = member.team_size() / per_team;
+    const int g = member.team_rank() / size;
+    const StateTile state(member.team_scratch(0), per_team);
+    const std::int64_t t = std::int64_t(member.league_rank()) * per_team + g;
+    // Past the last tile, or an empty tile: nothing to cut (the group still keeps step).
+    const PassTile<4> p(t < tiles ? int(t) : 0, shape);
+    const bool cut_here = t < tiles && p.count > 0;
+    std::int64_t len[4];
+    ORDO_UNROLL
+    for (int r = 0; r < 4; ++r) len[r] = cut_here ? p.len[r] : 0;
     const bool sampled = samples.extent(0) > 0;
     const std::int64_t a0 = p.a0, run = shape.run;
     // Runs start at multiples of S, so a run's positions at multiples of S are sampled.
-    auto key = [&](int r, std::int64_t i) {
+    auto key = [&](int r, std::int64_t i) -> K {
       const std::int64_t at = a0 + r * run + i;
       return sampled && i % S == 0 ? samples(at / S) : keys(at);
     };
     std::int64_t cut[4];
-    multiway_merge_path<4, Probes>(key, p.len, p.diag, std::int64_t(sampled ? S : 1), less, cut);
-    ORDO_UNROLL
-    for (int r = 0; r < 4; ++r) part(4 * t + r) = cut[r];
+    multiway_merge_path<4, Probes>(TeamProbeGroup<Member>{member, member.team_rank() % size, size},
+                                   state(g), key, len, cut_here ? p.diag : std::int64_t(0),
+                                   std::int64_t(sampled ? S : 1), less, cut);
+    if (cut_here && member.team_rank() % size == 0) {
+      ORDO_UNROLL
+      for (int r = 0; r < 4; ++r) part(4 * t + r) = cut[r];
+    }
   }
 };
 
@@ -616,10 +644,15 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>;
   if constexpr (Ways == 4) {
     const Part part = workspace<std::int64_t>(space, 4 * tiles);
+    using Partition = SortMergeFourPartition<S, SortTune::multiway_probes, ExecSpace, K, KeyView,
+                                             Part, SampleView, Less>;
+    const int per_team = Partition::groups(Tuning::team_size);
     Kokkos::parallel_for(
-        "Ordo::sort::merge4::partition", Range(space, 0, int(tiles)),
-        SortMergeFourPartition<S, SortTune::multiway_probes, KeyView, Part, SampleView, Less>{
-            keys, part, samples_in, shape, less});
+        "Ordo::sort::merge4::partition",
+        Kokkos::TeamPolicy<ExecSpace>(space, int((tiles + per_team - 1) / per_team),
+                                      Tuning::team_size)
+            .set_scratch_size(0, Kokkos::PerTeam(Partition::scratch_bytes(Tuning::team_size))),
+        Partition{keys, part, samples_in, shape, less, tiles});
     launch(
         std::false_type{},
         SortMergeFourTiles<vt, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>{
