@@ -432,7 +432,7 @@ struct SortMergeFourPartition {
   std::int64_t tiles;
 
   // Tiles a team of team_size threads partitions.
-  static int groups(int team_size) {
+  KOKKOS_INLINE_FUNCTION static constexpr int groups(int team_size) {
     return team_size / (4 * Probes) > 1 ? team_size / (4 * Probes) : 1;
   }
   static std::size_t scratch_bytes(int team_size) {
