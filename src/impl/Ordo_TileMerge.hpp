@@ -126,6 +126,23 @@ KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int 
   }
 }
 
+// A thread's `mine` merged outputs (and with WithFrom their sources) back to tile positions
+// [diag, diag + mine).
+template <int VT, bool WithFrom, class TileView, class FromView, class Key>
+KOKKOS_INLINE_FUNCTION void tile_write_back(const TileView& tile, const FromView& from, int diag,
+                                            int mine, const Key (&keys)[VT], const int (&src)[VT]) {
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    if (k < mine) tile(diag + k) = keys[k];
+  }
+  if constexpr (WithFrom) {
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      if (k < mine) from(diag + k) = src[k];
+    }
+  }
+}
+
 // The team merges one tile: outputs [0, na + nb) from A = a[a0, a0 + na) and
 // B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); with WithFrom (values move), `from`
 // (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called once
@@ -153,16 +170,7 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a
   member.team_barrier();
 
   // Back through scratch for coalesced stores.
-  ORDO_UNROLL
-  for (int k = 0; k < VT; ++k) {
-    if (k < mine) tile(diag + k) = keys[k];
-  }
-  if constexpr (WithFrom) {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) from(diag + k) = src[k];
-    }
-  }
+  tile_write_back<VT, WithFrom>(tile, from, diag, mine, keys, src);
   member.team_barrier();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
     if constexpr (WithFrom) {
@@ -269,16 +277,7 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile_four(const Member& member, const Key
     }
   }
   member.team_barrier();
-  ORDO_UNROLL
-  for (int k = 0; k < VT; ++k) {
-    if (k < mine) tile(diag + k) = out[k];
-  }
-  if constexpr (WithFrom) {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) from(diag + k) = src[k];
-    }
-  }
+  tile_write_back<VT, WithFrom>(tile, from, diag, mine, out, src);
   member.team_barrier();
 
   // Level 2: merge(X, Y).
@@ -291,16 +290,7 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile_four(const Member& member, const Key
     }
   }
   member.team_barrier();
-  ORDO_UNROLL
-  for (int k = 0; k < VT; ++k) {
-    if (k < mine) tile(diag + k) = out[k];
-  }
-  if constexpr (WithFrom) {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) from(diag + k) = src[k];
-    }
-  }
+  tile_write_back<VT, WithFrom>(tile, from, diag, mine, out, src);
   member.team_barrier();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
     if constexpr (WithFrom) {
