@@ -191,9 +191,9 @@ struct MultiwayProbes {
 // grow by at least the probe spacing, and the bounds are at most K - 1 spacings wide, so in the
 // run of widest spacing at most K probes stay undecided (M > K guarantees progress); once every
 // bracket holds at most M positions, the probes cover them and the bounds are exact.
-// Probes spaced by at least 2 * align sit at multiples of align (sort's runs load those from
-// their samples). `group` runs the probes, one each on a group of K * M threads; `s` is the
-// group's state.
+// Probes spaced by at least 2 * align (a power of two) sit at multiples of align (sort's runs
+// load those from their samples). `group` runs the probes, one each on a group of K * M threads;
+// `s` is the group's state.
 template <int K, int M, class Group, class Key, class Index, class Load, class Comp>
 KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Group& group,
                                                 MultiwayProbes<K, M, Key, Index>& s,
@@ -217,8 +217,8 @@ KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Group& group,
       const int r = i / M, k = i % M;
       const Index width = s.hi[r] - s.lo[r];
       if (width == 0) return;
-      const Index p = s.lo[r] + (k + 1) * width / (M + 1);
-      s.pos[i] = width / (M + 1) >= 2 * align ? (p + align - 1) / align * align : p;
+      const Index p = s.lo[r] + Index(std::uint64_t(k + 1) * std::uint64_t(width) / (M + 1));
+      s.pos[i] = width / (M + 1) >= 2 * align ? (p + align - 1) & ~(align - 1) : p;
       s.key[i] = key(r, s.pos[i]);
     });
     group.sync();
@@ -233,16 +233,20 @@ KOKKOS_INLINE_FUNCTION void multiway_merge_path(const Group& group,
         if (r == j) continue;
         Index below = s.lo[r], above = s.hi[r];
         if (below < above) {
-          ORDO_UNROLL
-          for (int q = 0; q < M; ++q) {
-            const Key& x = s.key[r * M + q];
-            const Index at = s.pos[r * M + q];
+          // Run r's probes before e form a prefix (they are sorted): its length c by a binary
+          // search, then the last probe before e and the first after it bound c_r.
+          int c = 0, c_end = M;
+          while (c < c_end) {
+            const int mid = (c + c_end) / 2;
+            const Key& x = s.key[r * M + mid];
             if (r < j ? !comp(e, x) : comp(x, e)) {
-              below = at + 1;  // probes before e form a prefix: the last one counts
-            } else if (at < above) {
-              above = at;
+              c = mid + 1;
+            } else {
+              c_end = mid;
             }
           }
+          if (c > 0) below = s.pos[r * M + c - 1] + 1;
+          if (c < M) above = s.pos[r * M + c];
         }
         least += below;
         most += above;

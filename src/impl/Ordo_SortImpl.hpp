@@ -421,7 +421,10 @@ template <int S, int Probes, class ExecSpace, class K, class KeyView, class Part
           class SampleView, class Less>
 struct SortMergeFourPartition {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using State = MultiwayProbes<4, Probes, K, std::int64_t>;
+  // Positions within a group fit 32 bits (sorts hold fewer than 2^32 records): 32-bit probe
+  // arithmetic and scratch.
+  using Index = std::uint32_t;
+  using State = MultiwayProbes<4, Probes, K, Index>;
   using StateTile = Kokkos::View<State*, typename ExecSpace::scratch_memory_space,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   KeyView keys;
@@ -447,20 +450,19 @@ struct SortMergeFourPartition {
     // Past the last tile, or an empty tile: nothing to cut (the group still keeps step).
     const PassTile<4> p(t < tiles ? int(t) : 0, shape);
     const bool cut_here = t < tiles && p.count > 0;
-    std::int64_t len[4];
+    Index len[4], cut[4];
     ORDO_UNROLL
-    for (int r = 0; r < 4; ++r) len[r] = cut_here ? p.len[r] : 0;
+    for (int r = 0; r < 4; ++r) len[r] = cut_here ? Index(p.len[r]) : 0;
     const bool sampled = samples.extent(0) > 0;
     const std::int64_t a0 = p.a0, run = shape.run;
     // Runs start at multiples of S, so a run's positions at multiples of S are sampled.
-    auto key = [&](int r, std::int64_t i) -> K {
+    auto key = [&](int r, Index i) -> K {
       const std::int64_t at = a0 + r * run + i;
       return sampled && i % S == 0 ? samples(at / S) : keys(at);
     };
-    std::int64_t cut[4];
     multiway_merge_path<4, Probes>(TeamProbeGroup<Member>{member, member.team_rank() % size, size},
-                                   state(g), key, len, cut_here ? p.diag : std::int64_t(0),
-                                   std::int64_t(sampled ? S : 1), less, cut);
+                                   state(g), key, len, cut_here ? Index(p.diag) : Index(0),
+                                   Index(sampled ? S : 1), less, cut);
     if (cut_here && member.team_rank() % size == 0) {
       ORDO_UNROLL
       for (int r = 0; r < 4; ++r) part(4 * t + r) = cut[r];

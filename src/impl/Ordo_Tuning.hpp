@@ -180,7 +180,14 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
-  static constexpr int merge_ways(std::int64_t n) { return n >= (std::int64_t(1) << 22) ? 4 : 2; }
+  // Four-way merge passes, measured on the H100 at d02e641 (ordo-perf sort --merge-ways 2|4,
+  // perf_tests/results/sort-merge-ways-h100-d02e641.jsonl): slower at every size, u32 keys 2^24
+  // 1.24 ms against 0.93 and 2^28 24.0 against 16.0, u64 keys and u32 pairs likewise. Nsight
+  // Compute at 2^24 u32: a four-way pass's tiles take 82-85 us against 54 for a two-way pass's
+  // (two merge levels in scratch), but its partitions 91-126 us against 11 (issue-bound: 70M
+  // warp instructions for 8740 boundaries, 64-bit probe arithmetic, 24 comparisons a probe a
+  // round); see the README. Not taken.
+  static constexpr int merge_ways(std::int64_t) { return 2; }
   static constexpr int multiway_probes = 8;
 };
 
