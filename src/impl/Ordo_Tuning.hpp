@@ -180,13 +180,14 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
-  // Four-way merge passes, measured on the H100 at d02e641 (ordo-perf sort --merge-ways 2|4,
-  // perf_tests/results/sort-merge-ways-h100-d02e641.jsonl): slower at every size, u32 keys 2^24
-  // 1.24 ms against 0.93 and 2^28 24.0 against 16.0, u64 keys and u32 pairs likewise. Nsight
-  // Compute at 2^24 u32: a four-way pass's tiles take 82-85 us against 54 for a two-way pass's
-  // (two merge levels in scratch), but its partitions 91-126 us against 11 (issue-bound: 70M
-  // warp instructions for 8740 boundaries, 64-bit probe arithmetic, 24 comparisons a probe a
-  // round); see the README. Not taken.
+  // Four-way merge passes (ordo-perf sort --merge-ways 2|4 on the H100,
+  // perf_tests/results/sort-merge-ways-h100-{d02e641,dfdb26f}.jsonl) are not taken: at dfdb26f
+  // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0, u64 keys 0.86x
+  // to 1.02x, u32 pairs 0.86x to 1.05x (2^22 0.456 against 0.481, within a session's spread).
+  // Nsight Compute at 2^24 u32: a four-way pass's tiles take 83-85 us against 54 for a two-way
+  // pass's (two merge levels in scratch), and its partitions 66-85 us against 11 (issue-bound:
+  // 42-64M warp instructions for 8740 boundaries; 91-126 us with 64-bit positions and every
+  // probe compared at d02e641).
   static constexpr int merge_ways(std::int64_t) { return 2; }
   static constexpr int multiway_probes = 8;
 };
