@@ -85,14 +85,12 @@ void run_point(const Options& o, Report& report, int log2n) {
   const std::string primitive = team ? "sort_team" : "sort";
   // A tuning experiment's rows name the setting they ran with.
   std::string settings;
-  if (o.stream_levels >= 0) settings += "stream_levels=" + std::to_string(o.stream_levels);
-  if (o.partition_lanes > 0) {
-    settings +=
-        (settings.empty() ? "" : ",") + ("partition_lanes=" + std::to_string(o.partition_lanes));
-  }
-  if (o.merge_ways > 0) {
-    settings += (settings.empty() ? "" : ",") + ("merge_ways=" + std::to_string(o.merge_ways));
-  }
+  auto setting = [&](bool set, const char* name, int value) {
+    if (set) settings += (settings.empty() ? "" : ",") + (name + ("=" + std::to_string(value)));
+  };
+  setting(o.stream_levels >= 0, "stream_levels", o.stream_levels);
+  setting(o.partition_lanes > 0, "partition_lanes", o.partition_lanes);
+  setting(o.merge_ways > 0, "merge_ways", o.merge_ways);
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
   Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
   Ordo::Impl::sort_partition_lanes_experiment = o.partition_lanes;

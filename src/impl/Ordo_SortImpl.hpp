@@ -768,16 +768,16 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
     const KeyBuf& in_k = pass % 2 ? k0 : k1;
     const ValueBuf& in_v = pass % 2 ? v0 : v1;
     const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
-    auto merge = [&](auto four, const auto& out, const KeyBuf& samples_out) {
-      constexpr int Ways = decltype(four)::value ? 4 : 2;
-      sort_merge_pass<Ways, ExecSpace, K, V>(space, n, run, in_k, in_v, out, samples_in,
-                                             samples_out, less);
-    };
+    // The pass (four-way or not) into the next buffer, or the last into the sink.
     auto pass_to = [&](auto four) {
+      constexpr int Ways = decltype(four)::value ? 4 : 2;
       if (pass == passes) {
-        merge(four, sink, KeyBuf());
+        sort_merge_pass<Ways, ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in,
+                                               KeyBuf(), less);
       } else {
-        merge(four, buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0), samples);
+        sort_merge_pass<Ways, ExecSpace, K, V>(space, n, run, in_k, in_v,
+                                               buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
+                                               samples_in, samples, less);
       }
     };
     if (pass > passes - fours) {
