@@ -376,6 +376,16 @@ TEST(SortPaths, SeamAndPortableBitIdentical) {
   }
 }
 
+// Puts every sort tuning experiment back to the tuning's choice when a test ends (even by a
+// failed assertion), so that no test runs under another's settings.
+struct RestoreSortTuning {
+  ~RestoreSortTuning() {
+    Ordo::Impl::sort_stream_levels_experiment = -1;
+    Ordo::Impl::sort_partition_lanes_experiment = -1;
+    Ordo::Impl::sort_merge_ways_experiment = -1;
+  }
+};
+
 // Every number of streaming merge levels (the switch of ordo-perf's tuning experiment), over whole
 // groups of blocks (the last level's half merge writes the caller's Views), partial groups, and
 // merge passes after the levels; records with values on both paths, and plain keys (min / max
@@ -384,9 +394,7 @@ TEST(SortPaths, StreamingLevels) {
   using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
   using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>;
   static_assert(Pairs::Tuning::stream_max_group == Keys::Tuning::stream_max_group);
-  struct Restore {
-    ~Restore() { Ordo::Impl::sort_stream_levels_experiment = -1; }
-  } restore;
+  RestoreSortTuning restore;
   // Whole groups of blocks, partial groups and passes after the levels, for a block of `block`.
   auto sizes = [](std::size_t group, std::size_t block) {
     return std::vector<std::size_t>{group * block, group * block + 1, 3 * group * block - 5,
@@ -412,12 +420,7 @@ TEST(SortPaths, StreamingLevels) {
 // pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending) against
 // the oracle. (Host backends run the lanes' probes one after another.)
 TEST(SortPaths, PartitionLanes) {
-  struct Restore {
-    ~Restore() {
-      Ordo::Impl::sort_partition_lanes_experiment = -1;
-      Ordo::Impl::sort_stream_levels_experiment = -1;
-    }
-  } restore;
+  RestoreSortTuning restore;
   Ordo::Impl::sort_stream_levels_experiment = 0;
   const std::vector<std::size_t> sizes =
       on_host ? std::vector<std::size_t>{20011, 100003}
@@ -443,12 +446,7 @@ TEST(SortPaths, PartitionLanes) {
 // u32 pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending)
 // against the oracle, and stable_sort_by_key's tie order (device backends).
 TEST(SortPaths, FourWayMerge) {
-  struct Restore {
-    ~Restore() {
-      Ordo::Impl::sort_merge_ways_experiment = -1;
-      Ordo::Impl::sort_stream_levels_experiment = -1;
-    }
-  } restore;
+  RestoreSortTuning restore;
   Ordo::Impl::sort_stream_levels_experiment = 0;
   Ordo::Impl::sort_merge_ways_experiment = 4;
   const std::vector<std::size_t> sizes =
