@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers for Ordo's unit and performance tests.
 
 # The Kokkos backends that get a unit-test executable of their own, in the order Kokkos lists them.

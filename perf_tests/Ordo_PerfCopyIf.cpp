@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf copy_if and ordo-perf retrieve_all: compaction and hash-map export against
 // cub::DeviceSelect::If (CUDA builds), Kokkos::Experimental::copy_if, std::copy_if (host), the
 // parallel_scan export users write today, and a device copy of the bytes moved.

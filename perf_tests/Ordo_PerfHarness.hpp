@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_PERF_HARNESS_HPP
 #define ORDO_PERF_HARNESS_HPP
 
@@ -50,7 +51,6 @@ struct Options {
   int warmup = 3;
   int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
   int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
-  int merge_ways = -1;       // sort: tuning experiment (runs a merge pass merges); -1: tuning
 };
 
 struct Stats {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf merge: Ordo::merge / merge_by_key against std::merge (host), a device copy of the
 // same bytes, and cub::DeviceMerge (CUDA builds).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf sort: Ordo::sort / sort_by_key (--values) and, with --mode team, Ordo::sort_team on
 // 1024-key segments inside a user kernel, against Kokkos::sort, Kokkos::Experimental::sort_by_key
 // and sort_team, std::sort (host), a device copy of the bytes every pass moves, and on CUDA
@@ -90,11 +91,12 @@ void run_point(const Options& o, Report& report, int log2n) {
   };
   setting(o.stream_levels >= 0, "stream_levels", o.stream_levels);
   setting(o.partition_lanes > 0, "partition_lanes", o.partition_lanes);
-  setting(o.merge_ways > 0, "merge_ways", o.merge_ways);
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
-  Ordo::Impl::sort_stream_levels_experiment = o.stream_levels;
-  Ordo::Impl::sort_partition_lanes_experiment = o.partition_lanes;
-  Ordo::Impl::sort_merge_ways_experiment = o.merge_ways;
+  // The experiment's settings go to Ordo's internal entry points (the public calls without their
+  // argument checks); without one, the public calls run.
+  Ordo::Impl::SortOptions options;
+  options.stream_levels = o.stream_levels;
+  options.partition_lanes = o.partition_lanes;
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;
@@ -112,6 +114,12 @@ void run_point(const Options& o, Report& report, int log2n) {
                     Kokkos::make_pair(m.league_rank() * segment, (m.league_rank() + 1) * segment);
                 Ordo::sort_team(m, Kokkos::subview(keys, seg));
               });
+        } else if (!settings.empty()) {
+          if (o.values) {
+            Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{}, options);
+          } else {
+            Ordo::Impl::sort(space, keys, Ordo::less<>{}, options);
+          }
         } else if (o.values) {
           Ordo::sort_by_key(space, keys, values);
         } else {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf sorted_search: Ordo's searches against thrust::lower_bound (CUDA builds), a
 // std::lower_bound loop (host), a device copy of the bytes the search must move, and, for the
 // complete search and the equality count, Ordo's own plain lower-bound search.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_PERF_SORTEDSEARCH_HPP
 #define ORDO_PERF_SORTEDSEARCH_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf: Ordo's primitives against their baselines, in one binary and one run (ORDO.md §5).
 
 #include "Ordo_PerfCopyIf.hpp"
@@ -72,11 +73,6 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: vector lanes that search each merge-pass tile boundary, "
                    "1 (one thread), 4, 8, 16 or 32 (default: Ordo's tuning)")
       ->check(CLI::IsMember({1, 4, 8, 16, 32}));
-  app.get_subcommand("sort")
-      ->add_option("--merge-ways", o.merge_ways,
-                   "tuning experiment: runs every merge pass merges at a time, 2 or 4 (default: "
-                   "Ordo's tuning)")
-      ->check(CLI::IsMember({2, 4}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

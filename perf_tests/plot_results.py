@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots ordo-perf JSON lines: throughput (keys/s) against size, Ordo against its baselines,
 one panel per primitive, key type and values flag. Uses matplotlib from Debian's packages
 (python3-matplotlib).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Prints a Markdown table of ordo-perf JSON lines for the README: per primitive, key type,
 values flag and size, Ordo's time and bandwidth next to each baseline's ratio."""
 import collections

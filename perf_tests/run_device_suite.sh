@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # What one device-machine call runs for Ordo's CUDA build (binaries built beforehand on the
 # development machine, carried in BUILD): unit tests on every backend, the kernels' resource
 # usage, then ordo-perf checked at small sizes and timed over the full range, for each primitive

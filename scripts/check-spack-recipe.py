@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks that Spack/packages/ordo/package.py parses and that its class body runs, against a
 stand-in for spack.package (this machine has no Spack). Catches syntax errors, misspelled
 directives and wrong directive arguments' structure; a real Spack checks the rest."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_MERGE_HPP
 #define ORDO_MERGE_HPP
 

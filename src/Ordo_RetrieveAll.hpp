@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_RETRIEVEALL_HPP
 #define ORDO_RETRIEVEALL_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test vectors of seed 000's two demonstrations (moderngpu's demo output, printed in the seed):
 // the input arrays and the expected outputs, transcribed from the seed's text by a script.
 

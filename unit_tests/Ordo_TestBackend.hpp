@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_TEST_BACKEND_HPP
 #define ORDO_TEST_BACKEND_HPP
 

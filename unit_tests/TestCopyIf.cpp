@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ordo::copy_if and Ordo::copy_flagged against std::copy_if.
 
 #include "Ordo_TestGenerators.hpp"

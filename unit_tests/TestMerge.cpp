@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ordo::merge, Ordo::merge_by_key and Ordo::merge_team against std::merge.
 
 #include "Ordo_TestGenerators.hpp"
@@ -340,66 +341,6 @@ TEST(MergePath, SampledCoRankMatchesStdMerge) {
           check_sampled_merge_path<32, SerialProbes<32>>(dist, run, na, nb, ++seed);
         }
       }
-    }
-  }
-}
-
-// Four runs side by side in one array (run r at start[r]), as multiway_merge_path loads them.
-struct FourRuns {
-  const std::int32_t* p;
-  std::int64_t start[4];
-  KOKKOS_INLINE_FUNCTION std::int32_t operator()(int r, std::int64_t i) const {
-    return p[start[r] + i];
-  }
-};
-
-// The four-way co-rank against std::stable_sort of the concatenated runs (ties: the lower run
-// first, then position): for every diagonal, how many elements of each run are among the first
-// diag outputs, with M probes a run each round, probes spaced by 2 * align or more aligned.
-template <int M>
-void check_multiway_merge_path(Dist dist, const std::int64_t (&count)[4], std::int64_t align,
-                               unsigned seed) {
-  const Ordo::less<> comp;
-  std::vector<std::int32_t> keys;
-  std::vector<std::pair<std::int32_t, int>> tagged;
-  FourRuns runs{nullptr, {}};
-  for (int r = 0; r < 4; ++r) {
-    runs.start[r] = std::int64_t(keys.size());
-    for (auto x : sorted_input<std::int32_t>(dist, std::size_t(count[r]), seed + r, comp)) {
-      keys.push_back(x);
-      tagged.emplace_back(x, r);
-    }
-  }
-  runs.p = keys.data();
-  std::stable_sort(tagged.begin(), tagged.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::int64_t expected[4] = {0, 0, 0, 0};
-  for (std::size_t d = 0; d <= tagged.size(); ++d) {
-    std::int64_t cut[4];
-    Ordo::Impl::MultiwayProbes<4, M, std::int32_t, std::int64_t> state;
-    Ordo::Impl::multiway_merge_path<4, M>(Ordo::Impl::SerialProbeGroup{}, state, runs, count,
-                                          std::int64_t(d), align, comp, cut);
-    for (int r = 0; r < 4; ++r) {
-      ASSERT_EQ(cut[r], expected[r])
-          << "run " << r << " of " << count[0] << ", " << count[1] << ", " << count[2] << ", "
-          << count[3] << ", diag " << d << ", " << name(dist) << ", " << M << " probes, align "
-          << align;
-    }
-    if (d < tagged.size()) ++expected[tagged[d].second];
-  }
-}
-
-TEST(MergePath, MultiwayCoRankMatchesStableSort) {
-  unsigned seed = 1;
-  const std::int64_t shapes[][4] = {{0, 0, 0, 0},     {1, 0, 0, 0},      {0, 0, 0, 3},
-                                    {5, 7, 1, 9},     {64, 64, 64, 64},  {300, 0, 200, 1},
-                                    {17, 400, 3, 90}, {512, 511, 1, 257}};
-  for (Dist dist : {Dist::uniform, Dist::few_distinct, Dist::all_equal, Dist::sorted}) {
-    for (const auto& shape : shapes) {
-      check_multiway_merge_path<5>(dist, shape, 1, ++seed);
-      check_multiway_merge_path<8>(dist, shape, 1, ++seed);
-      check_multiway_merge_path<8>(dist, shape, 8, ++seed);
-      check_multiway_merge_path<16>(dist, shape, 4, ++seed);
     }
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ordo::retrieve_all and retrieve_all_unordered of Kokkos::UnorderedMap against the map's slots
 // read out one by one and filtered with std::copy_if, and against the entries inserted.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ordo::sort, sort_by_key, stable_sort_by_key, sort_permutation, apply_permutation and the
 // team-level sorts against std::sort / std::stable_sort.
 
@@ -100,13 +101,16 @@ std::vector<std::size_t> sort_sizes(bool all) {
   return test_sizes({slab, block, 4 * block, std::size_t(1) << 15}, large_size());
 }
 
+using Ordo::Impl::SortOptions;
+using Ordo::Impl::SortPath;
+
 template <class T, class Comp, class OracleComp>
 void check_sort(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
-                Ordo::Impl::SortPath path = Ordo::Impl::SortPath::automatic) {
+                const SortOptions& options = {}) {
   const auto in = generate<T>(dist, n, 7);
   auto keys = to_device(in, "keys");
   const ExecSpace space;
-  Ordo::Impl::sort(space, keys, comp, path);
+  Ordo::Impl::sort(space, keys, comp, options);
   space.fence();
   ASSERT_TRUE(sorted_permutation(in, std::vector<int>{}, to_host(keys), std::vector<int>{}, oracle))
       << "n = " << n << ", " << name(dist);
@@ -335,9 +339,10 @@ TEST(SortErrors, ClearMessagesAndInputsUnchanged) {
   ASSERT_TRUE(bitwise_equal(k, to_host(keys)));
 }
 
-// sort_by_key of n u32 records (ties: few distinct keys) by both slab paths: each against the
-// oracle, and on CUDA, the seam's bits against the portable network's.
-void check_paths_bit_identical(std::size_t n, const std::string& what) {
+// sort_by_key of n u32 records (ties: few distinct keys) by both slab paths (the other options
+// as given): each against the oracle, and on CUDA, the seam's bits against the portable
+// network's.
+void check_paths_bit_identical(std::size_t n, const std::string& what, SortOptions options = {}) {
   const auto in_k = generate<std::uint32_t>(Dist::few_distinct, n, 5);
   std::vector<std::uint32_t> in_v(n);
   std::iota(in_v.begin(), in_v.end(), 0u);
@@ -346,8 +351,8 @@ void check_paths_bit_identical(std::size_t n, const std::string& what) {
     auto keys = to_device(in_k);
     auto values = to_device(in_v);
     const ExecSpace space;
-    Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{},
-                            p ? Ordo::Impl::SortPath::portable : Ordo::Impl::SortPath::automatic);
+    options.path = p ? SortPath::portable : SortPath::automatic;
+    Ordo::Impl::sort_by_key(space, keys, values, Ordo::less<>{}, options);
     space.fence();
     out[p][0] = to_host(keys);
     out[p][1] = to_host(values);
@@ -369,24 +374,14 @@ TEST(SortPaths, SeamAndPortableBitIdentical) {
                         std::size_t(300001)}) {
     check_paths_bit_identical(n, "");
     for (Dist d : {Dist::uniform, Dist::float_specials}) {
-      check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, Ordo::Impl::SortPath::portable);
+      check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, {SortPath::portable});
       check_sort<std::uint64_t>(d, n, Ordo::greater<>{}, OracleGreater<std::uint64_t>{},
-                                Ordo::Impl::SortPath::portable);
+                                {SortPath::portable});
     }
   }
 }
 
-// Puts every sort tuning experiment back to the tuning's choice when a test ends (even by a
-// failed assertion), so that no test runs under another's settings.
-struct RestoreSortTuning {
-  ~RestoreSortTuning() {
-    Ordo::Impl::sort_stream_levels_experiment = -1;
-    Ordo::Impl::sort_partition_lanes_experiment = -1;
-    Ordo::Impl::sort_merge_ways_experiment = -1;
-  }
-};
-
-// Every number of streaming merge levels (the switch of ordo-perf's tuning experiment), over whole
+// Every number of streaming merge levels (ordo-perf's --stream-levels experiment), over whole
 // groups of blocks (the last level's half merge writes the caller's Views), partial groups, and
 // merge passes after the levels; records with values on both paths, and plain keys (min / max
 // compare-exchanges) on both paths.
@@ -394,22 +389,23 @@ TEST(SortPaths, StreamingLevels) {
   using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
   using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>;
   static_assert(Pairs::Tuning::stream_max_group == Keys::Tuning::stream_max_group);
-  RestoreSortTuning restore;
   // Whole groups of blocks, partial groups and passes after the levels, for a block of `block`.
   auto sizes = [](std::size_t group, std::size_t block) {
     return std::vector<std::size_t>{group * block, group * block + 1, 3 * group * block - 5,
                                     (2 * group + 1) * block + 7};
   };
   for (int levels = 0; (1 << levels) <= Keys::Tuning::stream_max_group; ++levels) {
-    Ordo::Impl::sort_stream_levels_experiment = levels;
+    SortOptions options;
+    options.stream_levels = levels;
     const std::size_t group = std::size_t(1) << levels;
     const std::string what = ", " + std::to_string(levels) + " streaming levels";
     SCOPED_TRACE(what);
-    for (std::size_t n : sizes(group, Pairs::block)) check_paths_bit_identical(n, what);
+    for (std::size_t n : sizes(group, Pairs::block)) check_paths_bit_identical(n, what, options);
     for (std::size_t n : sizes(group, Keys::block)) {
-      for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
+      for (SortPath path : {SortPath::automatic, SortPath::portable}) {
+        options.path = path;
         check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
-                                  path);
+                                  options);
       }
     }
   }
@@ -420,48 +416,25 @@ TEST(SortPaths, StreamingLevels) {
 // pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending) against
 // the oracle. (Host backends run the lanes' probes one after another.)
 TEST(SortPaths, PartitionLanes) {
-  RestoreSortTuning restore;
-  Ordo::Impl::sort_stream_levels_experiment = 0;
   const std::vector<std::size_t> sizes =
       on_host ? std::vector<std::size_t>{20011, 100003}
               : std::vector<std::size_t>{300001, (std::size_t(1) << 21) + 4097};
   for (int lanes : {1, 4, 32}) {
-    Ordo::Impl::sort_partition_lanes_experiment = lanes;
+    SortOptions options;
+    options.stream_levels = 0;
+    options.partition_lanes = lanes;
     const std::string what = ", " + std::to_string(lanes) + " partition lanes";
     SCOPED_TRACE(what);
     for (std::size_t n : sizes) {
-      check_paths_bit_identical(n, what);
-      for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
+      check_paths_bit_identical(n, what, options);
+      for (SortPath path : {SortPath::automatic, SortPath::portable}) {
+        options.path = path;
         check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
-                                  path);
+                                  options);
         check_sort<std::uint64_t>(Dist::heavy_duplicates, n, Ordo::greater<>{},
-                                  OracleGreater<std::uint64_t>{}, path);
+                                  OracleGreater<std::uint64_t>{}, options);
       }
     }
-  }
-}
-
-// Four-way merge passes (ordo-perf's --merge-ways 4, no streaming levels): odd pass counts (a
-// two-way pass first) and even ones, groups of one to three runs at the end, sampled partitions;
-// u32 pairs bit-identical on both slab paths, u32 and u64 keys (heavy duplicates, descending)
-// against the oracle, and stable_sort_by_key's tie order (device backends).
-TEST(SortPaths, FourWayMerge) {
-  RestoreSortTuning restore;
-  Ordo::Impl::sort_stream_levels_experiment = 0;
-  Ordo::Impl::sort_merge_ways_experiment = 4;
-  const std::vector<std::size_t> sizes =
-      on_host ? std::vector<std::size_t>{81, 16385, 65533, 100003}
-              : std::vector<std::size_t>{5 * 8192 + 3, 300001, (std::size_t(1) << 21) + 4097};
-  for (std::size_t n : sizes) {
-    check_paths_bit_identical(n, ", four-way merge passes");
-    for (auto path : {Ordo::Impl::SortPath::automatic, Ordo::Impl::SortPath::portable}) {
-      check_sort<std::uint32_t>(Dist::uniform, n, Ordo::less<>{}, OracleLess<std::uint32_t>{},
-                                path);
-      check_sort<std::uint64_t>(Dist::heavy_duplicates, n, Ordo::greater<>{},
-                                OracleGreater<std::uint64_t>{}, path);
-    }
-    check_stable<std::uint32_t, std::uint32_t>(Dist::few_distinct, n, Ordo::less<>{},
-                                               OracleLess<std::uint32_t>{});
   }
 }
 

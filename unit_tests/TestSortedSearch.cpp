@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ordo::sorted_search (index and complete), sorted_equality_count, lower_bound / upper_bound and
 // sorted_search_team against std::lower_bound / std::upper_bound, and the seed's CPU references
 // and demonstrations.

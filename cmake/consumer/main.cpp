@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Merges two sorted Views with Ordo and searches one in the other, checking the results against
 // std::merge and std::lower_bound.
 #include <Ordo.hpp>

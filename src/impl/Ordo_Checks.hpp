@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_CHECKS_HPP
 #define ORDO_IMPL_CHECKS_HPP
 
@@ -16,9 +17,7 @@
 #include <string>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
+#include <impl/cuda/Ordo_Cuda_Memory.hpp>
 
 namespace Ordo::Impl {
 
@@ -93,26 +92,17 @@ template <class ExecSpace, class View>
 void check_reachable([[maybe_unused]] const char* function, [[maybe_unused]] const char* name,
                      [[maybe_unused]] const View& v) {
 #if defined(KOKKOS_ENABLE_CUDA)
+  using CudaSeam::PointerKind;
   if (v.use_count() > 0) return;
+  if (v.extent(0) == 0) return;
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    if (v.extent(0) == 0) return;
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, v.data()) != cudaSuccess) {
-      (void)cudaGetLastError();
-      attr.type = cudaMemoryTypeUnregistered;
-    }
-    if (attr.type == cudaMemoryTypeUnregistered || attr.type == cudaMemoryTypeHost) {
-      if (attr.type == cudaMemoryTypeHost && attr.devicePointer != nullptr) return;
+    // A failed query counts as host memory: the device cannot be shown to reach it.
+    const PointerKind kind = CudaSeam::pointer_kind(v.data());
+    if (kind == PointerKind::host || kind == PointerKind::unknown) {
       fail(function, std::string(name) + " points to host memory the CUDA space cannot reach");
     }
   } else if constexpr (is_host_space_v<ExecSpace>) {
-    if (v.extent(0) == 0) return;
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, v.data()) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return;
-    }
-    if (attr.type == cudaMemoryTypeDevice) {
+    if (CudaSeam::pointer_kind(v.data()) == PointerKind::device) {
       fail(function, std::string(name) + " points to CUDA device memory a host space cannot reach");
     }
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_LOOKBACKWORD_HPP
 #define ORDO_IMPL_LOOKBACKWORD_HPP
 

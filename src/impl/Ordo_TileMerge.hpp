@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_TILEMERGE_HPP
 #define ORDO_IMPL_TILEMERGE_HPP
 
@@ -187,112 +188,6 @@ KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a
       store(i, tile(i), s < na, s < na ? a0 + s : b0 + (s - na));
     } else {
       store(i, tile(i), true, a0);
-    }
-  });
-}
-
-// Cooperative, coalesced load of four ranges of v back to back into tile(0, offset[4])
-// (tile_stage): range r is v[first[r], first[r] + offset[r + 1] - offset[r]).
-template <int VT, class Member, class View, class TileView>
-KOKKOS_INLINE_FUNCTION void tile_load_four(const Member& member, const View& v,
-                                           const std::int64_t (&first)[4], const int (&offset)[5],
-                                           const TileView& tile) {
-  using T = typename TileView::value_type;
-  auto load = [&](int i) -> T {
-    std::int64_t at = first[0] + i;
-    ORDO_UNROLL
-    for (int r = 1; r < 4; ++r) at = i >= offset[r] ? first[r] + (i - offset[r]) : at;
-    return v(at);
-  };
-  tile_stage<VT>(member, offset[4], load, tile);
-}
-
-// The team merges one tile of a four-way merge: outputs [0, count) from four ranges of keys
-// (first[r], with tile offsets offset[0..4], count = offset[4]), staged in `tile` (count + 1
-// slots). The stable four-way order (ties: the lower range first) is the stable merge of
-// X = merge(range 0, range 1) and Y = merge(range 2, range 3): each thread first takes VT outputs
-// of X then Y (X and Y side by side in the tile; a thread whose outputs straddle them switches
-// over), then VT outputs of merge(X, Y). With WithFrom, `from` (count slots) tracks each output's
-// tile position in the loaded ranges. store(i, key, source) is called once per output i with its
-// tile source position (WithFrom; otherwise 0); consecutive threads take consecutive i. On return
-// tile(0, count) holds the merged keys.
-template <int VT, bool WithFrom, class Member, class KeyView, class TileView, class FromView,
-          class Comp, class Store>
-KOKKOS_INLINE_FUNCTION void team_merge_tile_four(const Member& member, const KeyView& keys,
-                                                 const std::int64_t (&first)[4],
-                                                 const int (&offset)[5], const TileView& tile,
-                                                 const FromView& from, const Comp& comp,
-                                                 const Store& store) {
-  using Key = typename TileView::non_const_value_type;
-  const int t = opaque(member.team_rank()), count = offset[4], x_end = offset[2];
-  tile_load_four<VT>(member, keys, first, offset, tile);
-  member.team_barrier();
-
-  const int diag = t * VT < count ? t * VT : count;
-  const int mine = count - diag < VT ? count - diag : VT;
-  Key out[VT];
-  int src[VT];
-  {
-    // Level 1: this thread's outputs [diag, diag + mine) of X then Y.
-    int ai, a_end, bi, b_end;
-    if (diag < x_end) {
-      ai = merge_path<int>(tile, 0, offset[1], tile, offset[1], x_end - offset[1], diag, comp);
-      a_end = offset[1];
-      bi = offset[1] + diag - ai;
-      b_end = x_end;
-    } else {
-      const int dy = diag - x_end;
-      const int ci = merge_path<int>(tile, x_end, offset[3] - x_end, tile, offset[3],
-                                     count - offset[3], dy, comp);
-      ai = x_end + ci;
-      a_end = offset[3];
-      bi = offset[3] + dy - ci;
-      b_end = count;
-    }
-    Key ak = tile(ai), bk = tile(bi);
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) {
-        if (diag < x_end && diag + k == x_end) {  // from X over to Y
-          ai = x_end;
-          a_end = offset[3];
-          bi = offset[3];
-          b_end = count;
-          ak = tile(ai);
-          bk = tile(bi);
-        }
-        const bool take_a = ai < a_end && (bi >= b_end || !comp(bk, ak));
-        out[k] = take_a ? ak : bk;
-        src[k] = take_a ? ai : bi;
-        if (take_a) {
-          ak = tile(++ai);
-        } else {
-          bk = tile(++bi);
-        }
-      }
-    }
-  }
-  member.team_barrier();
-  tile_write_back<VT, WithFrom>(tile, from, diag, mine, out, src);
-  member.team_barrier();
-
-  // Level 2: merge(X, Y).
-  const int ai = merge_path<int>(tile, 0, x_end, tile, x_end, count - x_end, diag, comp);
-  tile_serial_merge<VT>(tile, ai, x_end, x_end + diag - ai, count, mine, comp, out, src);
-  if constexpr (WithFrom) {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      if (k < mine) src[k] = from(src[k]);
-    }
-  }
-  member.team_barrier();
-  tile_write_back<VT, WithFrom>(tile, from, diag, mine, out, src);
-  member.team_barrier();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
-    if constexpr (WithFrom) {
-      store(i, tile(i), from(i));
-    } else {
-      store(i, tile(i), 0);
     }
   });
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_TUNING_HPP
 #define ORDO_IMPL_TUNING_HPP
 
@@ -83,7 +84,7 @@ struct SortTuning {
   // Kokkos::LaunchBounds<team_size, merge_min_teams> (never: not at all).
   static constexpr std::int64_t bounded_merge_from = never;
   static constexpr int merge_min_teams = 0;
-  // Streaming merge levels (Ordo_SortImpl.hpp): sorts of n records run the first
+  // Streaming merge levels (Ordo_SortBlocksImpl.hpp): sorts of n records run the first
   // stream_levels(n) merge levels after the block kernel as streaming flip merges of groups of
   // 2, 4, ... blocks, at most stream_max_group (the flip kernels are instantiated up to it), the
   // rest as merge passes. Host backends run them only on the portable path the tests take.
@@ -95,22 +96,7 @@ struct SortTuning {
   // The partition kernels of sorts of n records search each tile boundary with
   // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
   static constexpr int partition_lanes(std::int64_t) { return 1; }
-  // Sorts of n records run their merge passes merge_ways(n) runs at a time: 2, or 4 (half as many
-  // passes over memory, the last ones; an odd pass out merges two). Four-way partitions probe
-  // multiway_probes positions of each run a round (more than 4: multiway_merge_path).
-  static constexpr int merge_ways(std::int64_t) { return 2; }
-  static constexpr int multiway_probes = 8;
 };
-
-// Tuning experiments: `ordo-perf sort --stream-levels L` sets this to L, the streaming merge
-// levels every sort then runs (at most SortTuning's stream_max_group allows); -1: the tuning's.
-inline int sort_stream_levels_experiment = -1;
-// `ordo-perf sort --partition-lanes L` sets this to L, the vector lanes every sort's partition
-// kernels then search a boundary with; -1: the tuning's.
-inline int sort_partition_lanes_experiment = -1;
-// `ordo-perf sort --merge-ways W` sets this to W (2 or 4), the runs every sort's merge passes
-// merge at a time; -1: the tuning's.
-inline int sort_merge_ways_experiment = -1;
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
 // kernels on any backend: lanes per slab and registers per lane.
@@ -180,18 +166,9 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
-  // Four-way merge passes (ordo-perf sort --merge-ways 2|4 on the H100,
-  // perf_tests/results/sort-merge-ways-h100-{d02e641,dfdb26f}.jsonl) are not taken: at dfdb26f
-  // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0, u64 keys 0.86x
-  // to 1.02x, u32 pairs 0.86x to 1.05x (2^22 0.456 against 0.481, within a session's spread).
-  // Nsight Compute at 2^24 u32: a four-way pass's tiles take 83-85 us against 54 for a two-way
-  // pass's (two merge levels in scratch), and its partitions 66-85 us against 11 (issue-bound:
-  // 42-64M warp instructions for 8740 boundaries; 91-126 us with 64-bit positions and every
-  // probe compared at d02e641). They stay compiled for the experiment and the tests: nvcc 13 on
-  // perf_tests/Ordo_PerfSort.cpp (every key type, with and without values) takes 194 s without
-  // them against 200 to 209 s with, its object 10.1 MB against 10.8 MB (6992f0b, 2 cores).
-  static constexpr int merge_ways(std::int64_t) { return 2; }
-  static constexpr int multiway_probes = 8;
+  // Four-way merge passes (half as many passes over memory) were measured at dfdb26f and removed:
+  // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0 (their
+  // partitions issue-bound at 66-85 us a pass; sort-merge-ways-h100-dfdb26f.jsonl in git history).
 };
 
 template <>

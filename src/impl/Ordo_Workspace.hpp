@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_WORKSPACE_HPP
 #define ORDO_IMPL_WORKSPACE_HPP
 
@@ -13,6 +14,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace Ordo {
@@ -67,8 +70,14 @@ WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count,
   auto& buffer = registry.buffers[key];
   if (buffer.extent(0) < bytes) {
     buffer = Kokkos::View<std::byte*, MemorySpace>();
-    buffer = Kokkos::View<std::byte*, MemorySpace>(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::workspace"), 2 * bytes);
+    try {
+      buffer = Kokkos::View<std::byte*, MemorySpace>(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::workspace"), 2 * bytes);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("Ordo: could not allocate " + std::to_string(2 * bytes) +
+                               " bytes of workspace in " + MemorySpace::name() +
+                               "; the call's inputs are unchanged (" + e.what() + ")");
+    }
   }
   return WorkspaceView<T, ExecSpace>(reinterpret_cast<T*>(buffer.data()), count);
 }

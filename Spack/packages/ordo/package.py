@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Spack recipe for Ordo: sorted-data primitives for Kokkos.
 #
 #   spack repo add Spack

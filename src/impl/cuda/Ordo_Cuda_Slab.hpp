@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef ORDO_IMPL_CUDA_SLAB_HPP
 #define ORDO_IMPL_CUDA_SLAB_HPP
 
@@ -5,19 +6,14 @@
 // lanes as the slab's lanes and its registers as registers:
 //   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
 //   slab_sort               per-lane sorting network, then flip and half merges up to the slab
-//   block_sort              a team of S warps: slab_sort, then for every multi-slab level the
-//                           slabs go to the exchange buffer, each thread merges columns of the
-//                           level's slabs there (multi-slab flip and half merge), and each warp
-//                           reloads its slab and finishes with a slab half merge
-//   block_half_merge        the end of a streaming merge level: multi-slab half merges in the
-//                           exchange buffer, then each warp's slab half merge
+//   slab_transpose          a slab's registers transposed for coalesced rows
+// (Lane level: the team-level block sorts built from these are cuda/Ordo_Cuda_TileSort.hpp.)
 // Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
 // networks run without guards. Called by every thread of a Kokkos CUDA team whose threads form
 // whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
 
 #include <Ordo_Config.hpp>
 #include <impl/Ordo_Slab.hpp>
-#include <impl/Ordo_SlabTeam.hpp>
 #include <impl/Ordo_Tuning.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -184,120 +180,6 @@ __device__ __forceinline__ int transposed_position(int lane, int q) {
   return ((lane & ~(R - 1)) | q) * R + (lane & (R - 1));
 }
 
-// A lane's R registers to and from its run of R positions in the team's padded scratch
-// (ScratchTile; the run shares one padding row).
-template <int R, class K, class V, class Exchange>
-__device__ __forceinline__ void slab_store(const Exchange& x, const K (&k)[R], const V (&v)[R],
-                                           int first) {
-  x.template set_run<R>(first, k, v);
-}
-
-template <int R, class K, class V, class Exchange>
-__device__ __forceinline__ void slab_load(const Exchange& x, K (&k)[R], V (&v)[R], int first) {
-  x.template get_run<R>(first, k, v);
-}
-
-// The calling warp sorts the n <= 32 * R records of exchange x (positions [0, n)) in one slab:
-// loads (coalesced rows where n fills the slab; otherwise in position order, padding on top),
-// slab_sort, slab_transpose, stores of whole rows.
-template <int R, class K, class V, class Order, class Exchange>
-__device__ void warp_sort(const Exchange& x, std::int64_t n, const Order& order) {
-  const int lane = team_thread() % 32;
-  K k[R];
-  V v[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) x.get(load_offset<32, R>(lane * R + r, n == 32 * R), k[r], v[r]);
-  slab_sort<false>(k, v, lane, order);
-  slab_transpose(k, v, lane);
-#pragma unroll
-  for (int q = 0; q < R; ++q) x.set(transposed_position<R>(lane, q), k[q], v[q]);
-}
-
-// The multi-slab merges of one level of `group` slabs (of Slab positions each), run on the
-// exchange buffer. Flip: the flip merge, then half merges down to one slab apart; column q of a
-// group holds, from each slab t of the group, position q (first half of the group) or
-// Slab - 1 - q (second half, read flipped), so that the flip pairs and the half pairs all lie in
-// the column. Otherwise: half merges from group / 2 slabs apart down to one, column q holding
-// position q of every slab. Each thread merges whole columns in registers (column_merge; G: the
-// group, dispatched up to MaxGroup). 32-bit index arithmetic; Slab and group are powers of two.
-template <int Slab, int MaxGroup, bool Flip, int G = 2, class K, class V, class Order,
-          class Exchange>
-__device__ void multi_slab_merge(const Exchange& x, int slabs, int group, int thread, int threads,
-                                 const Order& order) {
-  if constexpr (G < MaxGroup) {
-    if (group != G) {
-      multi_slab_merge<Slab, MaxGroup, Flip, 2 * G, K, V>(x, slabs, group, thread, threads, order);
-      return;
-    }
-  }
-  for (int c = thread; c < slabs / G * Slab; c += threads) {
-    const int g = c / Slab, q = c % Slab;
-    auto pos = [&](int t) { return column_position<Flip>(g * G * Slab, t, G, Slab, q); };
-    K k[G];
-    V v[G];
-#pragma unroll
-    for (int t = 0; t < G; ++t) x.get(pos(t), k[t], v[t]);
-    column_merge<G, Flip>(k, v, order, [](int) { return true; });
-#pragma unroll
-    for (int t = 0; t < G; ++t) x.set(pos(t), k[t], v[t]);
-  }
-}
-
-// Whether the block kernels' slabs of R registers per lane run their merge levels unrolled.
-template <int R>
-inline constexpr bool unrolled_slab = R <= CudaSlabTuning::unrolled_regs;
-
-// Sorts the block of `slabs` slabs whose registers the team's warps hold (warp w: slab w; warps
-// beyond `slabs` hold padding and take part in the barriers only). Leaves the sorted block in the
-// exchange buffer, in position order, after a barrier.
-template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
-__device__ void block_sort(K (&k)[R], V (&v)[R], const Exchange& x, std::int64_t slabs,
-                           const Order& order) {
-  const int thread = team_thread();
-  const int threads = blockDim.x * blockDim.y * blockDim.z;
-  const int lane = thread % 32, warp = thread / 32;
-  constexpr int slab = 32 * R;
-  const bool active = warp < slabs;
-  const int first = slab_first<R>(thread);
-  if (active) slab_sort<unrolled_slab<R>>(k, v, lane, order);
-  for (int group = 2; group <= slabs; group *= 2) {
-    if (active) slab_store(x, k, v, first);
-    __syncthreads();
-    multi_slab_merge<int(slab), MaxSlabs, true, 2, K, V>(x, int(slabs), group, thread, threads,
-                                                         order);
-    __syncthreads();
-    if (active) {
-      slab_load(x, k, v, first);
-      slab_half_merge<unrolled_slab<R>>(k, v, lane, 16, order);
-    }
-  }
-  if (active) slab_store(x, k, v, first);
-  __syncthreads();
-}
-
-// The end of a streaming merge level (device level): the block of `slabs` slabs in the exchange
-// buffer, in position order, has been through the level's flip and half merges at distances of a
-// block and more; the multi-slab half merges in the buffer, then each warp's slab half merge from
-// registers sort it. Leaves the sorted block in the exchange buffer after a barrier.
-template <int MaxSlabs, int R, class K, class V, class Order, class Exchange>
-__device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Order& order) {
-  const int thread = team_thread();
-  const int threads = blockDim.x * blockDim.y * blockDim.z;
-  const int lane = thread % 32, warp = thread / 32;
-  constexpr int slab = 32 * R;
-  const int first = slab_first<R>(thread);
-  multi_slab_merge<slab, MaxSlabs, false, 2, K, V>(x, int(slabs), int(slabs), thread, threads,
-                                                   order);
-  __syncthreads();
-  if (warp < slabs) {
-    K k[R];
-    V v[R];
-    slab_load(x, k, v, first);
-    slab_half_merge<unrolled_slab<R>>(k, v, lane, 16, order);
-    slab_store(x, k, v, first);
-  }
-  __syncthreads();
-}
 #endif
 
 }  // namespace Ordo::Impl::CudaSeam

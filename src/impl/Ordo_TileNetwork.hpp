@@ -1,13 +1,14 @@
-#ifndef ORDO_IMPL_SLABTEAM_HPP
-#define ORDO_IMPL_SLABTEAM_HPP
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_TILENETWORK_HPP
+#define ORDO_IMPL_TILENETWORK_HPP
 
 // Team level of sort (seed 003): the network of Ordo_Slab.hpp over a block of positions held in
 // memory the team shares, portable to every backend. Lane work (each lane's column of R
 // positions: the per-lane sorting network, and the in-lane end of every merge) runs over
 // TeamThreadRange (slabs) x ThreadVectorRange (lanes); the slab flip and half merges and the
 // multi-slab merges run as compare-exchange stages over the block's pairs, exchanging through
-// the shared memory, one team barrier per stage. The CUDA seam (cuda/Ordo_Cuda_Slab.hpp) runs the
-// same stages from registers.
+// the shared memory, one team barrier per stage. The CUDA seam (cuda/Ordo_Cuda_TileSort.hpp) runs
+// the same stages from registers; Ordo_TileSort.hpp holds the team-level sorts built on both.
 //
 // Block memory is reached through a tile accessor: get(e, key, value) / set(e, key, value) at
 // block position e.

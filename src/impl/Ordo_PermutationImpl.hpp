@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_PERMUTATIONIMPL_HPP
+#define ORDO_IMPL_PERMUTATIONIMPL_HPP
+
+// Device level of apply_permutation: one launch saves every View's old contents
+// (Ordo::apply_permutation::save), one gathers them all by the permutation
+// (Ordo::apply_permutation::gather). sort_permutation is a sort (Ordo_SortImpl.hpp).
+
+#include <impl/Ordo_Checks.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace Ordo::Impl {
+
+// Debug check: every position perm holds lies in [0, perm.extent(0)).
+template <class ExecSpace, class PermView>
+void check_permutation_range(const char* fn, const ExecSpace& space, const PermView& perm) {
+  const std::int64_t n = perm.extent(0);
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "Ordo::apply_permutation::check",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) {
+        if (std::int64_t(perm(i)) < 0 || std::int64_t(perm(i)) >= n) ++b;
+      },
+      bad);
+  if (bad) fail(fn, "perm holds positions outside [0, " + std::to_string(n) + ")");
+}
+
+// The Views apply_permutation gathers, each with a workspace-free copy of its old contents.
+template <class... Views>
+struct PermutedViews {
+  KOKKOS_INLINE_FUNCTION void save(std::int64_t) const {}
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t, std::int64_t) const {}
+};
+
+template <class View, class... Rest>
+struct PermutedViews<View, Rest...> {
+  using Copy = Kokkos::View<typename View::non_const_value_type*, typename View::memory_space>;
+  View view;
+  Copy copy;
+  PermutedViews<Rest...> rest;
+
+  PermutedViews() = default;
+  PermutedViews(const View& v, const Rest&... r)
+      : view(v),
+        copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::apply_permutation::copy"),
+             v.extent(0)),
+        rest(r...) {}
+  KOKKOS_INLINE_FUNCTION void save(std::int64_t i) const {
+    copy(i) = view(i);
+    rest.save(i);
+  }
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t i, std::int64_t j) const {
+    view(i) = copy(j);
+    rest.gather(i, j);
+  }
+};
+
+template <class Pack>
+struct SavePermuted {
+  Pack pack;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { pack.save(i); }
+};
+
+template <class Pack, class PermView>
+struct GatherPermuted {
+  Pack pack;
+  PermView perm;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    pack.gather(i, std::int64_t(perm(i)));
+  }
+};
+
+template <class ExecSpace, class PermView, class... Views>
+void apply_permutation_impl(const ExecSpace& space, const PermView& perm, const Views&... views) {
+  const std::int64_t n = perm.extent(0);
+  if (n == 0) return;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using Pack = PermutedViews<Views...>;
+  const Pack pack(views...);
+  Kokkos::parallel_for("Ordo::apply_permutation::save", Range(space, 0, n),
+                       SavePermuted<Pack>{pack});
+  Kokkos::parallel_for("Ordo::apply_permutation::gather", Range(space, 0, n),
+                       GatherPermuted<Pack, PermView>{pack, perm});
+}
+
+}  // namespace Ordo::Impl
+
+#endif

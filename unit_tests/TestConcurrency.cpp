@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Ordo calls on two execution space instances at once from two host threads (two CUDA streams,
+// two partitions of the OpenMP space, two Serial instances), each with its own sort options, and
+// a call whose workspace cannot be allocated: each against std::.
+
+#include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
+
+#include <Ordo.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+// What one host thread does on its instance: sort keys, sort_by_key of pairs (values: input
+// positions), merge two sorted halves and compact the even keys, all with `options` for the
+// sorts (the other thread runs other options at the same time).
+struct Work {
+  std::vector<std::uint32_t> keys, pair_keys;
+  std::vector<std::uint32_t> sorted, sorted_pairs, merged, evens;
+  std::vector<std::uint32_t> pair_values;
+  std::size_t kept = 0;
+
+  Work(std::size_t n, std::uint64_t seed)
+      : keys(generate<std::uint32_t>(Dist::uniform, n, seed)),
+        pair_keys(generate<std::uint32_t>(Dist::few_distinct, n, seed + 1)) {}
+
+  void run(const ExecSpace& space, const Ordo::Impl::SortOptions& options) {
+    const std::size_t n = keys.size();
+    auto k = to_device(keys);
+    auto pk = to_device(pair_keys);
+    std::vector<std::uint32_t> positions(n);
+    std::iota(positions.begin(), positions.end(), 0u);
+    auto pv = to_device(positions);
+    Ordo::Impl::sort(space, k, Ordo::less<>{}, options);
+    Ordo::Impl::sort_by_key(space, pk, pv, Ordo::less<>{}, options);
+    const auto a = Kokkos::subview(k, std::make_pair(std::size_t(0), n / 2));
+    const auto b = Kokkos::subview(k, std::make_pair(n / 2, n));
+    DeviceView<std::uint32_t> out("merged", n), even("evens", n);
+    // The halves of the sorted keys are sorted: merging them gives the sorted keys again.
+    Ordo::merge(space, a, b, out);
+    kept = Ordo::copy_if(space, k, even, IsEven{});  // fences `space`
+    sorted = to_host(k);
+    sorted_pairs = to_host(pk);
+    pair_values = to_host(pv);
+    merged = to_host(out);
+    evens = to_host(even);
+    evens.resize(kept);
+  }
+
+  struct IsEven {
+    KOKKOS_INLINE_FUNCTION bool operator()(std::uint32_t x) const { return x % 2 == 0; }
+  };
+
+  void check(const std::string& who) const {
+    std::vector<std::uint32_t> expect = keys;
+    std::sort(expect.begin(), expect.end());
+    EXPECT_EQ(sorted, expect) << who << ": sort";
+    EXPECT_EQ(merged, expect) << who << ": merge";
+    std::vector<std::uint32_t> expect_evens;
+    std::copy_if(expect.begin(), expect.end(), std::back_inserter(expect_evens),
+                 [](std::uint32_t x) { return x % 2 == 0; });
+    EXPECT_EQ(evens, expect_evens) << who << ": copy_if";
+    // sort_by_key: keys sorted, each value the input position of a key equal to its own.
+    std::vector<std::uint32_t> expect_pairs = pair_keys;
+    std::sort(expect_pairs.begin(), expect_pairs.end());
+    EXPECT_EQ(sorted_pairs, expect_pairs) << who << ": sort_by_key keys";
+    std::vector<bool> seen(pair_keys.size());
+    for (std::size_t i = 0; i < pair_values.size(); ++i) {
+      const std::uint32_t p = pair_values[i];
+      ASSERT_TRUE(p < pair_keys.size() && !seen[p] && pair_keys[p] == sorted_pairs[i])
+          << who << ": sort_by_key value " << i;
+      seen[p] = true;
+    }
+  }
+};
+
+TEST(Concurrency, TwoInstancesFromTwoHostThreads) {
+  // On the host one partition of the space per thread (a thread each where the space has two).
+  const auto instances = Kokkos::Experimental::partition_space(ExecSpace(), 1, 1);
+  ASSERT_EQ(instances.size(), 2u);
+  const std::size_t n = on_host ? 100003 : (std::size_t(1) << 21) + 4097;
+  // Thread 0: the tuning's choices; thread 1: the portable network, no streaming levels, and
+  // partitions searched by 4 vector lanes: a setting one thread leaked to the other would show
+  // up as different bits on CUDA and is checked against std:: everywhere.
+  Ordo::Impl::SortOptions forced;
+  forced.path = Ordo::Impl::SortPath::portable;
+  forced.stream_levels = 0;
+  forced.partition_lanes = 4;
+  for (int round = 0; round < 3; ++round) {
+    Work w0(n, 11 + round), w1(n, 23 + round);
+    std::thread t0([&] { w0.run(instances[0], Ordo::Impl::SortOptions{}); });
+    std::thread t1([&] { w1.run(instances[1], forced); });
+    t0.join();
+    t1.join();
+    w0.check("instance 0, round " + std::to_string(round));
+    w1.check("instance 1, round " + std::to_string(round));
+  }
+}
+
+// A record far larger than a key, so that the host sort's workspace of 2^32 - 2 of them (over 2
+// TiB) exceeds any machine's memory; device backends sort keys and positions (64 GiB and more).
+struct Big {
+  std::uint64_t words[32];
+};
+
+TEST(Workspace, AllocationFailureLeavesInputsAndNextCallWorks) {
+  // Views over a small allocation that claim 2^32 - 2 elements (the most a sort takes): the
+  // workspace request fails before any kernel, which would otherwise read past the allocation.
+  const std::size_t small = 1024, claimed = (std::size_t(1) << 32) - 2;
+  const auto in = generate<std::uint64_t>(Dist::uniform, small, 3);
+  auto keys_storage = to_device(in);
+  DeviceView<Big> values_storage("values", small);
+  Kokkos::View<std::uint64_t*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> keys(
+      keys_storage.data(), claimed);
+  Kokkos::View<Big*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> values(
+      values_storage.data(), claimed);
+  std::string message = "no exception";
+  try {
+    Ordo::stable_sort_by_key(ExecSpace(), keys, values);
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message.rfind("Ordo: could not allocate", 0), 0u) << message;
+  EXPECT_NE(message.find("inputs are unchanged"), std::string::npos) << message;
+  ExecSpace().fence();
+  EXPECT_EQ(to_host(keys_storage), in);
+  Ordo::release_workspaces<MemorySpace>();
+  // The next call allocates anew and sorts.
+  Ordo::sort(keys_storage);
+  std::vector<std::uint64_t> expect = in;
+  std::sort(expect.begin(), expect.end());
+  EXPECT_EQ(to_host(keys_storage), expect);
+}
+
+}  // namespace
