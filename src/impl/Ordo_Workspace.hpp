@@ -3,10 +3,10 @@
 #define ORDO_IMPL_WORKSPACE_HPP
 
 // Device-level algorithms that need temporary storage (the merge-path partition of large inputs)
-// take it from a grow-only buffer kept per execution space instance, so that repeated calls do not
-// allocate. Work on one instance is ordered by that instance, which makes reuse safe; a call that
-// needs more than the buffer holds replaces it (one allocation). Buffers are released before
-// Kokkos::finalize, or by Ordo::release_workspaces().
+// take it from a grow-only buffer kept per execution space instance (per instance_key), so that
+// repeated calls do not allocate. Work on one instance is ordered by that instance, which makes
+// reuse safe; a call that needs more than the buffer holds replaces it (one allocation). Buffers
+// are released before Kokkos::finalize, or by Ordo::release_workspaces().
 
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +16,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace Ordo {
@@ -24,7 +25,7 @@ namespace Impl {
 template <class MemorySpace>
 struct WorkspaceRegistry {
   std::mutex mutex;
-  std::map<std::pair<std::uint32_t, int>, Kokkos::View<std::byte*, MemorySpace>> buffers;
+  std::map<std::pair<std::uintptr_t, int>, Kokkos::View<std::byte*, MemorySpace>> buffers;
   bool hook_installed = false;
 
   static WorkspaceRegistry& get() {
@@ -49,6 +50,26 @@ enum class WorkspaceSlot : int {
   sort_samples = 7
 };
 
+// What tells instances apart: the address of the instance's internal state, which every Kokkos
+// backend has (Kokkos Tools' device id does not: every OpenMP partition has instance id 1, so two
+// partitions sorting at once from two host threads shared buffers), else the device id.
+template <class ExecSpace, class = void>
+struct HasInternalInstance : std::false_type {};
+template <class ExecSpace>
+struct HasInternalInstance<
+    ExecSpace,
+    std::void_t<decltype(std::declval<const ExecSpace&>().impl_internal_space_instance())>>
+    : std::true_type {};
+
+template <class ExecSpace>
+std::uintptr_t instance_key(const ExecSpace& space) {
+  if constexpr (HasInternalInstance<ExecSpace>::value) {
+    return reinterpret_cast<std::uintptr_t>(space.impl_internal_space_instance());
+  } else {
+    return Kokkos::Tools::Experimental::device_id(space);
+  }
+}
+
 // At least `count` elements of T in the workspace slot of `space`, valid until the next call on
 // the same instance that asks that slot for more.
 template <class T, class ExecSpace>
@@ -60,7 +81,7 @@ WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count,
                                       WorkspaceSlot slot = WorkspaceSlot::partition) {
   using MemorySpace = typename ExecSpace::memory_space;
   auto& registry = WorkspaceRegistry<MemorySpace>::get();
-  const std::pair<std::uint32_t, int> key{Kokkos::Tools::Experimental::device_id(space), int(slot)};
+  const std::pair<std::uintptr_t, int> key{instance_key(space), int(slot)};
   const std::size_t bytes = count * sizeof(T) + alignof(std::max_align_t);
   std::lock_guard<std::mutex> lock(registry.mutex);
   if (!registry.hook_installed) {
