@@ -7,6 +7,7 @@
 // counts, and binary searches for needles in any order.
 
 #include <Ordo_Comparators.hpp>
+#include <Ordo_SearchTypes.hpp>
 #include <impl/Ordo_Checks.hpp>
 #include <impl/Ordo_SortedSearchImpl.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -17,113 +18,6 @@
 #include <type_traits>
 
 namespace Ordo {
-
-/// Which bound a search returns for the needles of A: the first element of B that does not order
-/// before the needle (lower), or the first that orders after it (upper).
-enum class Bounds { lower, upper };
-
-/// Outputs of the complete search. Each is optional: a View of extent 0 (a default-constructed
-/// one) is not written. Index Views hold integers; match Views hold bool or uint8_t (1: the other
-/// sequence holds an equal element).
-template <class AIndex, class AMatch, class BIndex, class BMatch>
-struct SearchOutputs {
-  AIndex a_index;
-  AMatch a_match;
-  BIndex b_index;
-  BMatch b_match;
-};
-template <class AIndex, class AMatch, class BIndex, class BMatch>
-SearchOutputs(AIndex, AMatch, BIndex, BMatch) -> SearchOutputs<AIndex, AMatch, BIndex, BMatch>;
-
-/// How many elements of A have an equal element in B (a), and of B in A (b).
-struct MatchCounts {
-  std::int64_t a = 0;
-  std::int64_t b = 0;
-};
-
-namespace Impl {
-
-template <class ExecSpace, class AView, class BView, class Comp>
-void check_search_inputs(const char* fn, const ExecSpace& space, const AView& a, const BView& b,
-                         const Comp& comp) {
-  static_check_views<ExecSpace, AView, BView>();
-  check_all_reachable<ExecSpace>(fn, "a", a, "b", b);
-  if constexpr (debug_checks) {
-    check_sorted(fn, "a", space, a, comp);
-    check_sorted(fn, "b", space, b, comp);
-  }
-}
-
-template <class ExecSpace, class View>
-void check_match_output(const char* fn, const char* name, const View& v, std::size_t size) {
-  static_check_views<ExecSpace, View>();
-  using T = typename View::non_const_value_type;
-  static_assert(std::is_same_v<T, bool> || std::is_same_v<T, std::uint8_t>,
-                "Ordo::sorted_search: match flags are Views of bool or uint8_t");
-  if (v.extent(0) != 0) check_size_at_least(fn, name, v, size);
-}
-
-// The three searches after their checks. Upper bounds of A into B are the lower-bound walk of
-// B into A (Ordo_TileSearch.hpp).
-template <class ExecSpace, class AView, class BView, class IndexView, class Comp>
-void index_search(const ExecSpace& space, const AView& a, const BView& b, const IndexView& a_index,
-                  Bounds bounds, const Comp& comp, SearchPath path = SearchPath::automatic) {
-  if (bounds == Bounds::lower) {
-    search_dispatch("sorted_search", space, a, b, IndexSink<true, IndexView>{a_index}, comp, path);
-  } else {
-    search_dispatch("sorted_search", space, b, a, IndexSink<false, IndexView>{a_index}, comp, path);
-  }
-}
-
-// counts (extent >= 2) receives the match counts.
-template <class ExecSpace, class AView, class BView, class Outputs, class Counts, class Comp>
-void complete_search(const ExecSpace& space, const AView& a, const BView& b, const Outputs& o,
-                     Bounds bounds, const Counts& counts, const Comp& comp,
-                     SearchPath path = SearchPath::automatic) {
-  Kokkos::deep_copy(space, Kokkos::subview(counts, std::pair<int, int>(0, 2)), 0);
-  if (bounds == Bounds::lower) {
-    using Sink = CompleteSink<decltype(o.a_index), decltype(o.a_match), decltype(o.b_index),
-                              decltype(o.b_match), Counts>;
-    search_dispatch("sorted_search", space, a, b,
-                    Sink{o.a_index, o.a_match, o.b_index, o.b_match, counts, 0}, comp, path);
-  } else {
-    using Sink = CompleteSink<decltype(o.b_index), decltype(o.b_match), decltype(o.a_index),
-                              decltype(o.a_match), Counts>;
-    search_dispatch("sorted_search", space, b, a,
-                    Sink{o.b_index, o.b_match, o.a_index, o.a_match, counts, 1}, comp, path);
-  }
-}
-
-template <class ExecSpace, class AView, class BView, class CountView, class Comp>
-void equality_count(const ExecSpace& space, const AView& a, const BView& b, const CountView& counts,
-                    const Comp& comp, SearchPath path = SearchPath::automatic) {
-  search_dispatch("sorted_equality_count", space, a, b, IndexSink<true, CountView>{counts}, comp,
-                  path);
-  search_dispatch("sorted_equality_count", space, b, a, EqualityCountSink<CountView>{counts}, comp,
-                  path);
-}
-
-template <class ExecSpace, class AView, class BView, class Outputs, class Comp>
-void check_complete_search(const char* fn, const ExecSpace& space, const AView& a, const BView& b,
-                           const Outputs& o, const Comp& comp) {
-  check_index_output<ExecSpace>(fn, "a_index", o.a_index, o.a_index.extent(0) ? a.extent(0) : 0,
-                                b.extent(0));
-  check_index_output<ExecSpace>(fn, "b_index", o.b_index, o.b_index.extent(0) ? b.extent(0) : 0,
-                                a.extent(0));
-  check_match_output<ExecSpace>(fn, "a_match", o.a_match, a.extent(0));
-  check_match_output<ExecSpace>(fn, "b_match", o.b_match, b.extent(0));
-  check_no_alias(fn, "a_index", o.a_index, "a", a, "b", b);
-  check_no_alias(fn, "a_match", o.a_match, "a", a, "b", b, "a_index", o.a_index);
-  check_no_alias(fn, "b_index", o.b_index, "a", a, "b", b, "a_index", o.a_index, "a_match",
-                 o.a_match);
-  check_no_alias(fn, "b_match", o.b_match, "a", a, "b", b, "a_index", o.a_index, "a_match",
-                 o.a_match, "b_index", o.b_index);
-  check_all_reachable<ExecSpace>(fn, "a_index", o.a_index, "a_match", o.a_match, "b_index",
-                                 o.b_index, "b_match", o.b_match);
-  check_search_inputs(fn, space, a, b, comp);
-}
-
-}  // namespace Impl
 
 /// For sorted a (needles) and sorted b (haystack): a_index[i] = the lower (or upper) bound of
 /// a[i] in b, in one pass over both (O(|a| + |b|)). a_index may be longer; its tail is left as it
@@ -227,22 +121,6 @@ void sorted_equality_count(const AView& a, const BView& b, const CountView& coun
   sorted_equality_count(space, a, b, counts, comp);
   space.fence("Ordo::sorted_equality_count: fence");
 }
-
-namespace Impl {
-
-template <bool Upper, class ExecSpace, class Haystack, class Needles, class Out, class Comp>
-void binary_search_all(const char* fn, const char* label, const ExecSpace& space,
-                       const Haystack& haystack, const Needles& needles, const Out& out,
-                       const Comp& comp) {
-  static_check_views<ExecSpace, Haystack, Needles>();
-  check_index_output<ExecSpace>(fn, "out", out, needles.extent(0), haystack.extent(0));
-  check_no_alias(fn, "out", out, "haystack", haystack, "needles", needles);
-  check_all_reachable<ExecSpace>(fn, "haystack", haystack, "needles", needles, "out", out);
-  if constexpr (debug_checks) check_sorted(fn, "haystack", space, haystack, comp);
-  binary_search_dispatch<Upper>(label, space, haystack, needles, out, comp);
-}
-
-}  // namespace Impl
 
 /// out[i] = the lower bound of needles[i] in the sorted haystack, for needles in any order (one
 /// binary search per needle). For sorted needles, sorted_search is faster: the caller knows which

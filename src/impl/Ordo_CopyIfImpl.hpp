@@ -24,6 +24,7 @@
 //                                   the same as the single pass's, with the atomic for the
 //                                   look-back)
 
+#include <impl/Ordo_Checks.hpp>
 #include <impl/Ordo_LookbackWord.hpp>
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -32,6 +33,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace Ordo::Impl {
@@ -437,6 +439,37 @@ void compact(const ExecSpace& space, std::int64_t n, const Select& select, const
   } else {
     compact_unordered_dispatch(space, n, select, emit, total);
   }
+}
+
+// ---- the entry points after their argument checks (Ordo_CopyIf.hpp, Ordo_RetrieveAll.hpp)
+
+template <class ExecSpace, class InView, class OutView, class... Others>
+void check_compaction(const char* fn, const InView& in, const OutView& out,
+                      const Others&... named_others) {
+  static_check_views<ExecSpace, InView, OutView>();
+  static_assert(
+      std::is_assignable_v<typename OutView::reference_type, typename InView::const_value_type>,
+      "Ordo::copy_if: out's elements must be assignable from in's");
+  check_no_alias(fn, "out", out, "in", in, named_others...);
+  check_all_reachable<ExecSpace>(fn, "in", in, "out", out, named_others...);
+}
+
+// Runs the compaction of [0, n) with the total in the counts workspace and returns it; an
+// overflow of the emitter's capacity (whose writes were dropped) is an error.
+template <bool Ordered, class ExecSpace, class Select, class Emit>
+std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
+                               const Select& select, const Emit& emit) {
+  const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
+  compact<Ordered>(space, n, select, emit, total);
+  std::int64_t count = 0;
+  Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
+                    Kokkos::subview(total, 0));
+  space.fence(std::string(fn) + ": fence");
+  if (count > emit.capacity()) {
+    fail(fn, "out has " + std::to_string(emit.capacity()) + " elements, the selection has " +
+                 std::to_string(count) + " (nothing was written past out's end)");
+  }
+  return count;
 }
 
 }  // namespace Ordo::Impl

@@ -176,34 +176,80 @@ KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t t
   return r;
 }
 
-// Writes to part(t) the co-rank of min(t * tile, |A| + |B|) for every t in [0, part.extent(0)),
-// one thread per tile boundary. (Measured on the H100: one team, or one thread's vector lanes, per
-// boundary run a wider search with fewer dependent steps but fetch more sectors, and were slower;
-// so was a thread testing 7 probes a round: sort's 2^24-key partitions took 14-30 us instead of
-// 9-17, DRAM-bound on the sectors the probes fetch, Nsight Compute at c924ecf+.)
-template <class AView, class BView, class PartView, class Comp>
-struct MergePathPartition {
+// The boundaries of one merge of a and b cut into tiles of `tile` outputs: boundary t is the
+// co-rank of output min(t * tile, |a| + |b|).
+template <class AView, class BView, class Comp>
+struct MergeBoundaries {
   AView a;
   BView b;
-  PartView part;
   std::int64_t tile;
   Comp comp;
-
-  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
+  template <class Probes>
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t t, const Probes& probes) const {
     const std::int64_t m = a.extent(0), n = b.extent(0);
     const std::int64_t diag = t * tile < m + n ? t * tile : m + n;
-    part(t) = merge_path<std::int64_t>(a, 0, m, b, 0, n, diag, comp);
+    return merge_path<std::int64_t>(a, 0, m, b, 0, n, diag, comp, probes);
   }
 };
 
-template <class ExecSpace, class AView, class BView, class PartView, class Comp>
-void partition_merge_path(const std::string& label, const ExecSpace& space, const AView& a,
-                          const BView& b, const PartView& part, std::int64_t tile,
-                          const Comp& comp) {
-  Kokkos::parallel_for(
-      label,
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, part.extent(0)),
-      MergePathPartition<AView, BView, PartView, Comp>{a, b, part, tile, comp});
+// The partition kernel: part(t) = boundaries(t, probes) for every t in [0, part.extent(0)), where
+// `boundaries` finds boundary t's co-rank with the probes it is given (MergeBoundaries above;
+// sort's merge passes, many pairs of runs at once). One thread per boundary (RangePolicy), or the
+// Lanes vector lanes of a team thread (TeamPolicy). (Measured on the H100: one team, or one
+// thread's vector lanes, per boundary run a wider search with fewer dependent steps but fetch more
+// sectors; for merge and for sort's large passes one thread wins: sort's 2^24-key partitions took
+// 14-30 us with 7 probes a round instead of 9-17, DRAM-bound on the sectors the probes fetch,
+// Nsight Compute at c924ecf+. SortTuning's partition_lanes says where lanes win.)
+template <int Lanes, class ExecSpace, class Boundaries, class PartView>
+struct MergePathPartition {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Boundaries boundaries;
+  PartView part;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const { part(t) = boundaries(t, ThreadProbes{}); }
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t t =
+        std::int64_t(member.league_rank()) * member.team_size() + member.team_rank();
+    if (t >= std::int64_t(part.extent(0))) return;
+    const std::int64_t r = boundaries(t, VectorProbes<Lanes, Member>{member});
+    Kokkos::single(Kokkos::PerThread(member), [&] { part(t) = r; });
+  }
+};
+
+// Calls f(std::integral_constant<int, L>) for L = lanes, one of the widths partitions search
+// with: 1 (one thread per boundary), 4, 8, 16 or 32 vector lanes (Kokkos::abort otherwise).
+template <class F>
+void with_partition_lanes(int lanes, const F& f) {
+  switch (lanes) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    case 32: f(std::integral_constant<int, 32>{}); break;
+    default: Kokkos::abort("Ordo: partition lanes must be 1, 4, 8, 16 or 32");
+  }
+}
+
+// Launches the partition kernel over part's boundaries: one thread each (Lanes 1), or Lanes vector
+// lanes each in teams of tile_threads / Lanes threads (tile_threads: the team size of the tiles
+// that read part, so that a partition team spans as many lanes as a tile team has threads).
+template <int Lanes = 1, class ExecSpace, class Boundaries, class PartView>
+void partition_merge_path(const std::string& label, const ExecSpace& space,
+                          const Boundaries& boundaries, const PartView& part,
+                          int tile_threads = 1) {
+  const std::int64_t count = part.extent(0);
+  const MergePathPartition<Lanes, ExecSpace, Boundaries, PartView> partition{boundaries, part};
+  if constexpr (Lanes == 1) {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, count),
+        partition);
+  } else {
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int vector = Lanes < Policy::vector_length_max() ? Lanes : Policy::vector_length_max();
+    const int threads = tile_threads / Lanes > 1 ? tile_threads / Lanes : 1;
+    Kokkos::parallel_for(
+        label, Policy(space, int((count + threads - 1) / threads), threads, vector), partition);
+  }
 }
 
 // Tile boundaries written by the partition kernel (workspace memory).
@@ -229,7 +275,8 @@ void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, 
                          make_tiles(std::true_type{}, PartitionView<ExecSpace>()));
   } else {
     const PartitionView<ExecSpace> part = workspace<std::int64_t>(space, tiles + 1);
-    partition_merge_path(prefix + "::partition", space, a, b, part, tile_size, comp);
+    partition_merge_path(prefix + "::partition", space,
+                         MergeBoundaries<AView, BView, Comp>{a, b, tile_size, comp}, part);
     Kokkos::parallel_for(prefix + "::tiles", policy, make_tiles(std::false_type{}, part));
   }
 }

@@ -4,8 +4,9 @@
 
 // Device level of sort: the merge passes after the block kernel and the streaming levels, each
 // doubling the sorted run length with the merge-path tiles of merge:
-//   Ordo::sort::merge::partition  the co-rank of every tile's first output (from the samples of
-//                                 the runs that the pass before wrote, after the first pass)
+//   Ordo::sort::merge::partition  the co-rank of every tile's first output (the shared partition
+//                                 kernel of Ordo_MergePath.hpp; from the samples of the runs that
+//                                 the pass before wrote, after the first pass)
 //   Ordo::sort::merge::tiles      one team per tile: team_merge_tile, outputs to the next buffer
 //                                 or the caller's Views, every partition_sample-th key sampled
 //   Ordo::sort::merge::fused      passes of few tiles: the teams co-rank their own tiles
@@ -83,30 +84,19 @@ KOKKOS_INLINE_FUNCTION std::int64_t pass_co_rank(const KeyView& keys, const Samp
   return merge_path<std::int64_t>(keys, p.a0, p.len[0], keys, b0, p.len[1], diag, less, probes);
 }
 
-// The partition kernel of a merge pass: the co-rank of every tile's first output, by one thread
-// (RangePolicy) or by the Lanes vector lanes of a team thread (TeamPolicy) per tile.
-template <int S, int Lanes, class ExecSpace, class KeyView, class PartView, class SampleView,
-          class Less>
-struct SortMergePartition {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+// The boundaries of a merge pass for the partition kernel (Ordo_MergePath.hpp): boundary t is the
+// co-rank of tile t's first output in its pair.
+template <int S, class KeyView, class SampleView, class Less>
+struct PassBoundaries {
   KeyView keys;
-  PartView part;
   SampleView samples;
   PassShape shape;
   Less less;
-  KOKKOS_FUNCTION void operator()(int t) const {
-    const PassTile p(t, shape);
-    if (p.count <= 0) return;
-    part(t) = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less, ThreadProbes{});
-  }
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int t = member.league_rank() * member.team_size() + member.team_rank();
-    if (t >= int(part.extent(0))) return;
-    const PassTile p(t, shape);
-    if (p.count <= 0) return;
-    const std::int64_t r = pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less,
-                                           VectorProbes<Lanes, Member>{member});
-    Kokkos::single(Kokkos::PerThread(member), [&] { part(t) = r; });
+  template <class Probes>
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t t, const Probes& probes) const {
+    const PassTile p(int(t), shape);
+    if (p.count <= 0) return 0;  // past the last pair's outputs: never read
+    return pass_co_rank<S>(keys, samples, p, shape.run, p.diag, less, probes);
   }
 };
 
@@ -187,20 +177,6 @@ struct SortMergeTiles {
   }
 };
 
-// Calls f(std::integral_constant<int, L>) for L = lanes, one of the searches partitions run
-// with: 1 (one thread per boundary), 4, 8, 16 or 32 vector lanes (Kokkos::abort otherwise).
-template <class F>
-void with_partition_lanes(int lanes, const F& f) {
-  switch (lanes) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    case 8: f(std::integral_constant<int, 8>{}); break;
-    case 16: f(std::integral_constant<int, 16>{}); break;
-    case 32: f(std::integral_constant<int, 32>{}); break;
-    default: Kokkos::abort("Ordo::sort: partition lanes must be 1, 4, 8, 16 or 32");
-  }
-}
-
 // A merge pass. samples_in: the samples of keys' runs (empty:
 // none), samples_out: where to write those of the pass's output (empty: nowhere); one buffer can
 // be both, the partition reading before the tiles write.
@@ -240,7 +216,6 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
         tiles_functor);
   };
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>;
   using Fused =
       SortMergeTiles<vt, true, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>;
   using Tiles =
@@ -253,21 +228,10 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   const Part part = workspace<std::int64_t>(space, tiles);
   const int lanes =
       options.partition_lanes > 0 ? options.partition_lanes : SortTune::partition_lanes(n);
+  const PassBoundaries<S, KeyView, SampleView, Less> boundaries{keys, samples_in, shape, less};
   with_partition_lanes(lanes, [&](auto lanes_constant) {
-    constexpr int L = decltype(lanes_constant)::value;
-    using Partition = SortMergePartition<S, L, ExecSpace, KeyView, Part, SampleView, Less>;
-    const Partition partition{keys, part, samples_in, shape, less};
-    if constexpr (L == 1) {
-      Kokkos::parallel_for("Ordo::sort::merge::partition", Range(space, 0, int(tiles)), partition);
-    } else {
-      // Teams of tile size: each thread's vector lanes search one boundary.
-      using Policy = Kokkos::TeamPolicy<ExecSpace>;
-      const int vector = L < Policy::vector_length_max() ? L : Policy::vector_length_max();
-      const int threads = Tuning::team_size / L > 1 ? Tuning::team_size / L : 1;
-      Kokkos::parallel_for("Ordo::sort::merge::partition",
-                           Policy(space, int((tiles + threads - 1) / threads), threads, vector),
-                           partition);
-    }
+    partition_merge_path<decltype(lanes_constant)::value>("Ordo::sort::merge::partition", space,
+                                                          boundaries, part, Tuning::team_size);
   });
   launch(std::false_type{}, Tiles{keys, values, sink, part, samples_out, shape, less},
          "Ordo::sort::merge::tiles");

@@ -7,6 +7,7 @@
 // co-ranks its own vt outputs inside the tile and merges them in registers.
 
 #include <impl/Ordo_MergePath.hpp>
+#include <impl/Ordo_TileIO.hpp>
 #include <impl/Ordo_Traits.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -60,57 +61,6 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   const std::int64_t i0 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
   const std::int64_t i1 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp);
   serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
-}
-
-// Cooperative, coalesced staging of tile(0, count) = load(0, count): element i is loaded by
-// thread i % team_size, with VT loads in flight per thread. Full tiles (at least VT * team_size
-// elements) load without bounds tests. (With the thread index opaque the branch costs 3 or 4
-// registers: merge's tiles 52 -> 56, sort's 50 -> 53 on sm_90; from a plain index it cost 17 to
-// 60.)
-template <int VT, class Member, class Load, class TileView>
-KOKKOS_INLINE_FUNCTION void tile_stage(const Member& member, int count, const Load& load,
-                                       const TileView& tile) {
-  using T = typename TileView::value_type;
-  const int nt = member.team_size(), t = opaque(member.team_rank());
-  T v[VT];
-  if (count >= VT * nt) {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) v[k] = load(k * nt + t);
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) tile(k * nt + t) = v[k];
-  } else {
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      const int i = k * nt + t;
-      if (i < count) v[k] = load(i);
-    }
-    ORDO_UNROLL
-    for (int k = 0; k < VT; ++k) {
-      const int i = k * nt + t;
-      if (i < count) tile(i) = v[k];
-    }
-  }
-  // Tiles with halo elements may hold a few more than VT * team_size.
-  for (int i = VT * nt + t; i < count; i += nt) tile(i) = load(i);
-}
-
-// Cooperative, coalesced load of a tile's A range a[a0, a0 + na) and B range b[b0, b0 + nb) into
-// tile(0, na + nb) (tile_stage). Where A and B are contiguous Views of one type, each element is
-// one address select and one load, not a predicated load from each View (Nsight Compute, H100:
-// the load phase was a fifth of a sort merge pass's instructions).
-template <int VT, class Member, class AView, class BView, class TileView>
-KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
-                                      const BView& b, std::int64_t b0, int nb,
-                                      const TileView& tile) {
-  using T = typename TileView::value_type;
-  auto load = [&](int i) -> T {
-    if constexpr (std::is_same_v<AView, BView> && is_contiguous_1d_v<AView>) {
-      return *(i < na ? a.data() + (a0 + i) : b.data() + (b0 + (i - na)));
-    } else {
-      return i < na ? a(a0 + i) : b(b0 + (i - na));
-    }
-  };
-  tile_stage<VT>(member, na + nb, load, tile);
 }
 
 // Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in

@@ -137,19 +137,6 @@ KOKKOS_INLINE_FUNCTION void exchange_pair(const Tile& tile, Index i, Index j, co
   }
 }
 
-// A team stores block positions [0, count) of a tile to sink positions base + [0, count).
-template <class K, class V, class Member, class Tile, class Sink>
-KOKKOS_INLINE_FUNCTION void store_tile(const Member& member, const Tile& tile, const Sink& sink,
-                                       std::int64_t base, std::int64_t count) {
-  Kokkos::parallel_for(Kokkos::TeamVectorRange(member, count), [&](std::int64_t e) {
-    K k;
-    V v;
-    tile.get(e, k, v);
-    sink.keys.store(base + e, k);
-    sink.values.store(base + e, v);
-  });
-}
-
 // A View-shaped stand-in for "no values".
 struct NoValueView {
   using non_const_value_type = NoValue;

@@ -11,6 +11,7 @@
 
 #include <impl/Ordo_Slab.hpp>
 #include <impl/Ordo_SortRecords.hpp>
+#include <impl/Ordo_TileIO.hpp>
 #include <impl/Ordo_TileNetwork.hpp>
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/cuda/Ordo_Cuda_TileSort.hpp>
@@ -31,11 +32,7 @@ KOKKOS_INLINE_FUNCTION void team_sort_block(const Member& member, const Source& 
                                             const Sink& sink, const Order& order, std::int64_t base,
                                             std::int64_t count, std::int64_t block) {
   const auto tile = ScratchTile<K, V>::allocate(member, block);
-  Kokkos::parallel_for(Kokkos::TeamVectorRange(member, block), [&](std::int64_t e) {
-    const std::int64_t g = load_offset<W, R>(e, !HalfMerge && count == block);
-    if (g < count) tile.set(e, source.keys.load(base + g), source.values.load(base + g));
-  });
-  member.team_barrier();
+  load_block_tile<W, R>(member, source, tile, base, count, block, !HalfMerge);
   if constexpr (HalfMerge) {
     team_block_half_merge<W, R, K, V>(member, tile, block, count, order);
   } else {

@@ -18,6 +18,7 @@
 // threadIdx.y * blockDim.x + threadIdx.x).
 
 #include <impl/Ordo_SortRecords.hpp>
+#include <impl/Ordo_TileIO.hpp>
 #include <impl/Ordo_TileNetwork.hpp>
 #include <impl/cuda/Ordo_Cuda_Slab.hpp>
 

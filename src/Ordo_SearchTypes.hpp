@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_SEARCHTYPES_HPP
+#define ORDO_SEARCHTYPES_HPP
+
+// The vocabulary of sorted search (Ordo_SortedSearch.hpp): which bound, the complete search's
+// outputs and its match counts.
+
+#include <cstdint>
+
+namespace Ordo {
+
+/// Which bound a search returns for the needles of A: the first element of B that does not order
+/// before the needle (lower), or the first that orders after it (upper).
+enum class Bounds { lower, upper };
+
+/// Outputs of the complete search. Each is optional: a View of extent 0 (a default-constructed
+/// one) is not written. Index Views hold integers; match Views hold bool or uint8_t (1: the other
+/// sequence holds an equal element).
+template <class AIndex, class AMatch, class BIndex, class BMatch>
+struct SearchOutputs {
+  AIndex a_index;
+  AMatch a_match;
+  BIndex b_index;
+  BMatch b_match;
+};
+template <class AIndex, class AMatch, class BIndex, class BMatch>
+SearchOutputs(AIndex, AMatch, BIndex, BMatch) -> SearchOutputs<AIndex, AMatch, BIndex, BMatch>;
+
+/// How many elements of A have an equal element in B (a), and of B in A (b).
+struct MatchCounts {
+  std::int64_t a = 0;
+  std::int64_t b = 0;
+};
+
+}  // namespace Ordo
+
+#endif
