@@ -51,6 +51,7 @@ struct Options {
   int warmup = 3;
   int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
   int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
+  std::string algorithm = "";  // sort: tuning experiment (slab or radix); empty: Ordo's dispatch
 };
 
 struct Stats {

@@ -31,8 +31,13 @@ inline T from_rank(std::uint64_t r) {
 
 template <class T>
 std::vector<T> sorted_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  if (dist != "uniform" && dist != "few_distinct" && dist != "all_equal") {
-    throw std::invalid_argument("ordo-perf: --dist is uniform, few_distinct or all_equal");
+  if (dist != "uniform" && dist != "few_distinct" && dist != "all_equal" && dist != "bits20") {
+    throw std::invalid_argument("ordo-perf: --dist is uniform, few_distinct, all_equal or bits20");
+  }
+  if (dist == "bits20") {  // evenly spread over [0, 2^20)
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = T((std::uint64_t(i) << 20) / n);
+    return v;
   }
   const bool uniform = dist == "uniform", few_distinct = dist == "few_distinct";
   std::vector<T> v(n);

@@ -91,12 +91,18 @@ void run_point(const Options& o, Report& report, int log2n) {
   };
   setting(o.stream_levels >= 0, "stream_levels", o.stream_levels);
   setting(o.partition_lanes > 0, "partition_lanes", o.partition_lanes);
+  if (!o.algorithm.empty())
+    settings += (settings.empty() ? "" : ",") + ("algorithm=" + o.algorithm);
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
   // The experiment's settings go to Ordo's internal entry points (the public calls without their
   // argument checks); without one, the public calls run.
   Ordo::Impl::SortOptions options;
   options.stream_levels = o.stream_levels;
   options.partition_lanes = o.partition_lanes;
+  if (!o.algorithm.empty()) {
+    options.algorithm =
+        o.algorithm == "radix" ? Ordo::Impl::SortAlgorithm::radix : Ordo::Impl::SortAlgorithm::slab;
+  }
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 
   const std::int64_t segments = n / segment;
@@ -214,6 +220,12 @@ void run_point(const Options& o, Report& report, int log2n) {
       return cub::DeviceRadixSort::SortPairs(t, b, in.data(), out.data(), ids.data(),
                                              out_values.data(), n, 0, int(8 * sizeof(T)), stream);
     });
+    if (o.dist == "bits20") {
+      cub_baseline("cub::DeviceRadixSort::SortPairs[end_bit=20]", [&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortPairs(t, b, in.data(), out.data(), ids.data(),
+                                               out_values.data(), n, 0, 20, stream);
+      });
+    }
     cub_baseline("cub::DeviceMergeSort::SortPairs", [&](void* t, std::size_t& b) {
       return cub::DeviceMergeSort::SortPairsCopy(t, b, in.data(), ids.data(), out.data(),
                                                  out_values.data(), n, Ordo::less<>(), stream);
@@ -223,6 +235,11 @@ void run_point(const Options& o, Report& report, int log2n) {
       return cub::DeviceRadixSort::SortKeys(t, b, in.data(), out.data(), n, 0, int(8 * sizeof(T)),
                                             stream);
     });
+    if (o.dist == "bits20") {
+      cub_baseline("cub::DeviceRadixSort::SortKeys[end_bit=20]", [&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, in.data(), out.data(), n, 0, 20, stream);
+      });
+    }
     cub_baseline("cub::DeviceMergeSort::SortKeys", [&](void* t, std::size_t& b) {
       return cub::DeviceMergeSort::SortKeysCopy(t, b, in.data(), out.data(), n, Ordo::less<>(),
                                                 stream);

@@ -22,7 +22,9 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_option("--key", o.key, "key type")
       ->check(CLI::IsMember({"u32", "u64", "i32", "i64", "f32", "f64"}));
   sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key, sort_by_key)");
-  sub->add_option("--dist", o.dist, "input distribution: uniform, few_distinct, all_equal");
+  sub->add_option("--dist", o.dist,
+                  "input distribution: uniform, few_distinct, all_equal, bits20 (sort: keys evenly "
+                  "spread over [0, 2^20))");
   sub->add_option("--baseline", o.baselines,
                   "baselines to run (default: all built in): copy, std::merge, "
                   "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
@@ -73,6 +75,11 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: vector lanes that search each merge-pass tile boundary, "
                    "1 (one thread), 4, 8, 16 or 32 (default: Ordo's tuning)")
       ->check(CLI::IsMember({1, 4, 8, 16, 32}));
+  app.get_subcommand("sort")
+      ->add_option("--algorithm", o.algorithm,
+                   "tuning experiment: the slab sort or the radix sort (arithmetic keys) at every "
+                   "size (default: Ordo's dispatch)")
+      ->check(CLI::IsMember({"slab", "radix"}));
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

@@ -27,7 +27,8 @@ enum class Dist {
   few_distinct,
   organ_pipe,
   heavy_duplicates,
-  float_specials
+  float_specials,
+  bits20  // uniform in [0, 2^20): the radix sort's top digits are skipped (not in the list below)
 };
 
 inline const std::vector<Dist>& all_distributions() {
@@ -47,6 +48,7 @@ inline std::string name(Dist d) {
     case Dist::organ_pipe: return "organ_pipe";
     case Dist::heavy_duplicates: return "heavy_duplicates";
     case Dist::float_specials: return "float_specials";
+    case Dist::bits20: return "bits20";
   }
   return "?";
 }
@@ -112,6 +114,9 @@ std::vector<T> generate(Dist dist, std::size_t n, std::uint64_t seed) {
       } else {
         for (auto& x : v) x = from_bits<T>(rng());
       }
+      break;
+    case Dist::bits20:
+      for (auto& x : v) x = from_rank<T>(std::int64_t(rng() % (1u << 20)));
       break;
   }
   return v;

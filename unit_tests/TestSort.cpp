@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -101,8 +102,17 @@ std::vector<std::size_t> sort_sizes(bool all) {
   return test_sizes({slab, block, 4 * block, std::size_t(1) << 15}, large_size());
 }
 
+using Ordo::Impl::SortAlgorithm;
 using Ordo::Impl::SortOptions;
 using Ordo::Impl::SortPath;
+
+// The slab sort forced (the tests of its paths and tuning experiments), on the given path.
+SortOptions slab_options(SortPath path = SortPath::automatic) {
+  SortOptions o;
+  o.algorithm = SortAlgorithm::slab;
+  o.path = path;
+  return o;
+}
 
 template <class T, class Comp, class OracleComp>
 void check_sort(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
@@ -124,6 +134,9 @@ void sort_all_distributions(bool all_sizes) {
     }
     check_sort<T>(Dist::uniform, n, Ordo::greater<>{}, OracleGreater<T>{});
     check_sort<T>(Dist::float_specials, n, Ordo::greater<>{}, OracleGreater<T>{});
+    // Devices take the radix sort from SortTuning's radix_from on: the slab sort as well.
+    if (!on_host)
+      check_sort<T>(Dist::heavy_duplicates, n, Ordo::less<>{}, OracleLess<T>{}, slab_options());
   }
 }
 
@@ -188,13 +201,16 @@ TEST(Sort, U32Large) {
 }
 
 template <class K, class V, class Comp, class OracleComp>
-void check_sort_by_key(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle) {
+void check_sort_by_key(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
+                       const SortOptions& options = {}) {
   const auto in_k = generate<K>(dist, n, 11);
   std::vector<V> in_v(n);
   for (std::size_t i = 0; i < n; ++i) in_v[i] = V(i * 3 + 1);
   auto keys = to_device(in_k, "keys");
   auto values = to_device(in_v, "values");
-  Ordo::sort_by_key(keys, values, comp);
+  const ExecSpace space;
+  Ordo::Impl::sort_by_key(space, keys, values, comp, options);
+  space.fence();
   ASSERT_TRUE(sorted_permutation(in_k, in_v, to_host(keys), to_host(values), oracle))
       << "n = " << n << ", " << name(dist);
 }
@@ -220,7 +236,8 @@ TEST(SortByKey, F64I64AndF32U64) {
 }
 
 template <class K, class V, class Comp, class OracleComp>
-void check_stable(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle) {
+void check_stable(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
+                  const SortOptions& options = {}) {
   const auto in_k = generate<K>(dist, n, 13);
   std::vector<V> in_v(n);
   for (std::size_t i = 0; i < n; ++i) in_v[i] = V(i);
@@ -236,14 +253,19 @@ void check_stable(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle)
   }
   auto keys = to_device(in_k, "keys");
   auto values = to_device(in_v, "values");
-  Ordo::stable_sort_by_key(keys, values, comp);
+  const ExecSpace space;
+  Ordo::Impl::stable_sort_by_key(space, keys, values, comp, options);
+  space.fence();
   ASSERT_TRUE(bitwise_equal(exp_k, to_host(keys))) << "n = " << n << ", " << name(dist);
   ASSERT_TRUE(bitwise_equal(exp_v, to_host(values))) << "n = " << n << ", " << name(dist);
 
   // sort_permutation: the same order, keys untouched.
   auto keys2 = to_device(in_k, "keys2");
   auto perm = poisoned<std::int32_t>(n + 1, "perm");
-  Ordo::sort_permutation(keys2, perm, comp);
+  Ordo::Impl::stable_permutation(space, keys2,
+                                 Kokkos::subview(perm, std::make_pair(std::size_t(0), n)),
+                                 Ordo::Impl::NoEnd{}, comp, options);
+  space.fence();
   const auto p = head_checked(perm, n);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::size_t(p[i]), order[i]) << i;
   ASSERT_TRUE(bitwise_equal(in_k, to_host(keys2)));
@@ -342,7 +364,8 @@ TEST(SortErrors, ClearMessagesAndInputsUnchanged) {
 // sort_by_key of n u32 records (ties: few distinct keys) by both slab paths (the other options
 // as given): each against the oracle, and on CUDA, the seam's bits against the portable
 // network's.
-void check_paths_bit_identical(std::size_t n, const std::string& what, SortOptions options = {}) {
+void check_paths_bit_identical(std::size_t n, const std::string& what,
+                               SortOptions options = slab_options()) {
   const auto in_k = generate<std::uint32_t>(Dist::few_distinct, n, 5);
   std::vector<std::uint32_t> in_v(n);
   std::iota(in_v.begin(), in_v.end(), 0u);
@@ -374,9 +397,10 @@ TEST(SortPaths, SeamAndPortableBitIdentical) {
                         std::size_t(300001)}) {
     check_paths_bit_identical(n, "");
     for (Dist d : {Dist::uniform, Dist::float_specials}) {
-      check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, {SortPath::portable});
+      check_sort<float>(d, n, Ordo::less<>{}, OracleLess<float>{},
+                        slab_options(SortPath::portable));
       check_sort<std::uint64_t>(d, n, Ordo::greater<>{}, OracleGreater<std::uint64_t>{},
-                                {SortPath::portable});
+                                slab_options(SortPath::portable));
     }
   }
 }
@@ -395,7 +419,7 @@ TEST(SortPaths, StreamingLevels) {
                                     (2 * group + 1) * block + 7};
   };
   for (int levels = 0; (1 << levels) <= Keys::Tuning::stream_max_group; ++levels) {
-    SortOptions options;
+    SortOptions options = slab_options();
     options.stream_levels = levels;
     const std::size_t group = std::size_t(1) << levels;
     const std::string what = ", " + std::to_string(levels) + " streaming levels";
@@ -420,7 +444,7 @@ TEST(SortPaths, PartitionLanes) {
       on_host ? std::vector<std::size_t>{20011, 100003}
               : std::vector<std::size_t>{300001, (std::size_t(1) << 21) + 4097};
   for (int lanes : {1, 4, 32}) {
-    SortOptions options;
+    SortOptions options = slab_options();
     options.stream_levels = 0;
     options.partition_lanes = lanes;
     const std::string what = ", " + std::to_string(lanes) + " partition lanes";
@@ -435,6 +459,122 @@ TEST(SortPaths, PartitionLanes) {
                                   OracleGreater<std::uint64_t>{}, options);
       }
     }
+  }
+}
+
+// ---- radix sort ------------------------------------------------------------------------------
+
+// The radix sort forced, with each ranking: the CUDA seam and the portable one (host backends have
+// only the portable one). Both are stable, so both must give the oracle's bits exactly.
+std::vector<SortOptions> radix_options() {
+  std::vector<SortOptions> all(on_host ? 1 : 2);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i].algorithm = SortAlgorithm::radix;
+    all[i].path = i == 0 ? SortPath::portable : SortPath::automatic;
+  }
+  return all;
+}
+
+// Sizes around the radix tile of the ranking `options` chooses.
+template <class K, class V>
+std::vector<std::size_t> radix_sizes(const SortOptions& options) {
+  using Tuning = typename Ordo::Impl::SortTypes<ExecSpace, K, V>::Tuning;
+  const std::size_t team = options.path == SortPath::portable ? Tuning::radix_portable_team_size
+                                                              : Tuning::radix_team_size;
+  const std::size_t tile = team * Tuning::radix_items;
+  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 5, 100003};
+}
+
+template <class T>
+void radix_all_distributions() {
+  using Bits = typename Ordo::Impl::Codec<T, Ordo::less<>>::Bits;
+  std::vector<Dist> dists = all_distributions();
+  dists.push_back(Dist::bits20);
+  for (const SortOptions& o : radix_options()) {
+    for (std::size_t n : radix_sizes<Bits, Ordo::Impl::NoValue>(o)) {
+      for (Dist d : dists) check_sort<T>(d, n, Ordo::less<>{}, OracleLess<T>{}, o);
+      check_sort<T>(Dist::uniform, n, Ordo::greater<>{}, OracleGreater<T>{}, o);
+      check_sort<T>(Dist::float_specials, n, Ordo::greater<>{}, OracleGreater<T>{}, o);
+    }
+  }
+}
+
+TEST(SortRadix, U32) { radix_all_distributions<std::uint32_t>(); }
+TEST(SortRadix, I32) { radix_all_distributions<std::int32_t>(); }
+TEST(SortRadix, F32) { radix_all_distributions<float>(); }
+TEST(SortRadix, U64) { radix_all_distributions<std::uint64_t>(); }
+TEST(SortRadix, I64) { radix_all_distributions<std::int64_t>(); }
+TEST(SortRadix, F64) { radix_all_distributions<double>(); }
+
+// With values: stable_sort_by_key and sort_permutation give std::stable_sort's order exactly
+// (32- and 64-bit values, both directions), and sort_by_key a sorted permutation of the records.
+TEST(SortRadix, StableWithValues) {
+  for (const SortOptions& o : radix_options()) {
+    for (std::size_t n : radix_sizes<std::uint32_t, std::uint32_t>(o)) {
+      for (Dist d : {Dist::few_distinct, Dist::all_equal, Dist::bits20, Dist::uniform}) {
+        check_stable<std::uint32_t, std::uint32_t>(d, n, Ordo::less<>{},
+                                                   OracleLess<std::uint32_t>{}, o);
+      }
+      check_stable<double, std::uint64_t>(Dist::float_specials, n, Ordo::greater<>{},
+                                          OracleGreater<double>{}, o);
+      check_stable<std::int64_t, std::int32_t>(Dist::few_distinct, n, Ordo::less<>{},
+                                               OracleLess<std::int64_t>{}, o);
+      check_stable<float, std::uint32_t>(Dist::heavy_duplicates, n, Ordo::greater<>{},
+                                         OracleGreater<float>{}, o);
+      check_sort_by_key<std::uint32_t, std::uint32_t>(Dist::uniform, n, Ordo::less<>{},
+                                                      OracleLess<std::uint32_t>{}, o);
+      check_sort_by_key<std::uint64_t, std::uint64_t>(Dist::few_distinct, n, Ordo::greater<>{},
+                                                      OracleGreater<std::uint64_t>{}, o);
+    }
+  }
+}
+
+// Keys whose digits vary in some passes only: one pass (which then writes a buffer, copied to the
+// caller's Views), none (all equal), alternate passes, the low three of four (bits20). Each
+// against std::sort, keys and pairs.
+template <class K>
+void check_radix_digits(const std::vector<K>& in, const SortOptions& o, const std::string& what) {
+  auto expected = in;
+  std::sort(expected.begin(), expected.end());
+  auto keys = to_device(in, "keys");
+  std::vector<std::uint32_t> ids(in.size());
+  std::iota(ids.begin(), ids.end(), 0u);
+  auto values = to_device(ids, "values");
+  const ExecSpace space;
+  Ordo::Impl::stable_sort_by_key(space, keys, values, Ordo::less<>{}, o);
+  space.fence();
+  ASSERT_TRUE(bitwise_equal(expected, to_host(keys))) << what;
+  const auto v = to_host(values);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(in[v[i]], expected[i]) << what << " at " << i;
+    if (i > 0 && expected[i] == expected[i - 1]) ASSERT_LT(v[i - 1], v[i]) << what << " at " << i;
+  }
+  auto plain = to_device(in, "plain");
+  Ordo::Impl::sort(space, plain, Ordo::less<>{}, o);
+  space.fence();
+  ASSERT_TRUE(bitwise_equal(expected, to_host(plain))) << what << ", keys only";
+}
+
+TEST(SortRadix, SkippedDigits) {
+  const std::size_t n = 70001;
+  std::mt19937_64 rng(5);
+  std::vector<std::uint32_t> one(n), none(n, 0xdeadbeefu), alternate(n);
+  std::vector<std::uint64_t> one64(n), high64(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = rng();
+    one[i] = 0x12000034u | std::uint32_t((r & 0xff) << 8);
+    alternate[i] =
+        0x00ab00cdu | std::uint32_t((r & 0xff) << 8) | std::uint32_t(((r >> 8) & 0xff) << 24);
+    one64[i] = 0x0123456789abcdefull ^ ((r & 0xff) << 40);
+    high64[i] = (r >> 8) << 8;
+  }
+  for (const SortOptions& o : radix_options()) {
+    check_radix_digits(one, o, "one pass");
+    check_radix_digits(none, o, "no pass");
+    check_radix_digits(alternate, o, "alternate passes");
+    check_radix_digits(generate<std::uint32_t>(Dist::bits20, n, 9), o, "bits20");
+    check_radix_digits(one64, o, "one of eight passes");
+    check_radix_digits(high64, o, "seven of eight passes");
   }
 }
 

@@ -2,9 +2,12 @@
 #ifndef ORDO_IMPL_LOOKBACKWORD_HPP
 #define ORDO_IMPL_LOOKBACKWORD_HPP
 
-// The per-tile word of a decoupled look-back (single-pass compaction): a state in the top two bits
-// (0: nothing published yet, aggregate: the tile's own count, inclusive: the count of this tile
-// and every earlier one) and a count below.
+// The per-tile word of a decoupled look-back (single-pass compaction, the radix sort's digit
+// passes): a state in the top two bits (0: nothing published yet, aggregate: the tile's own count,
+// inclusive: the count of this tile and every earlier one) and a count below. Look-backs that
+// reuse one array of words (the radix passes: one chain per digit, the array zeroed once per
+// sort) tag each word with their use in bits [40, 62), so that a word an earlier use left reads as
+// unpublished; their counts then have 40 bits.
 
 #include <Kokkos_Core.hpp>
 
@@ -25,6 +28,32 @@ struct LookbackWord {
   }
   KOKKOS_FORCEINLINE_FUNCTION static void publish(std::uint64_t& word, std::uint64_t value) {
     *static_cast<volatile std::uint64_t*>(&word) = value;
+  }
+
+  static constexpr int tag_shift = 40;
+  static constexpr std::uint64_t tagged_value_mask = (std::uint64_t(1) << tag_shift) - 1;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr std::uint64_t tag(std::uint64_t use) {
+    return use << tag_shift;
+  }
+
+  // The exclusive prefix of tile `id` on one chain of tagged words, walked by one thread:
+  // word_of(t) is tile t's word; each word is awaited until it carries `tag`, the counts are summed
+  // back to the nearest inclusive one. Tiles number in the order they start (a ticket), so every
+  // word awaited belongs to a tile that is running: the wait ends.
+  template <class WordOf>
+  KOKKOS_INLINE_FUNCTION static std::uint64_t tagged_prefix(const WordOf& word_of, std::int64_t id,
+                                                            std::uint64_t use_tag) {
+    constexpr std::uint64_t tag_bits = ~tagged_value_mask & value_mask;
+    std::uint64_t prefix = 0;
+    for (std::int64_t t = id - 1; t >= 0; --t) {
+      std::uint64_t word;
+      do {
+        word = read(word_of(t));
+      } while ((word & tag_bits) != use_tag || (word & (aggregate | inclusive)) == 0);
+      prefix += word & tagged_value_mask;
+      if (word & inclusive) break;
+    }
+    return prefix;
   }
 };
 

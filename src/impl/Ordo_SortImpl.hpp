@@ -9,6 +9,8 @@
 //                 last kernel writes the caller's Views
 //   host_sort     host backends (Ordo::sort::host::*): the standard library sorts one chunk per
 //                 thread, then merge-path merges of chunk pairs use every thread
+//   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
+//                 (Ordo_SortRadixImpl.hpp)
 //   sort_records  the choice between them, and the entry points of Ordo_Sort.hpp's calls
 // Records flow from a source (the caller's keys, encoded, with their values, input positions or
 // nothing) through workspace buffers to a sink (the caller's Views, decoded): Ordo_SortRecords.hpp.
@@ -19,6 +21,7 @@
 #include <impl/Ordo_SortBlocksImpl.hpp>
 #include <impl/Ordo_SortKeys.hpp>
 #include <impl/Ordo_SortMergePassImpl.hpp>
+#include <impl/Ordo_SortRadixImpl.hpp>
 #include <impl/Ordo_SortRecords.hpp>
 #include <impl/Ordo_Traits.hpp>
 #include <impl/Ordo_Tuning.hpp>
@@ -195,14 +198,36 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
 
 // ---- dispatch --------------------------------------------------------------------------------
 
+// Whether a sort of n records (keys by Codec, values V) takes the radix sort.
+template <class ExecSpace, class Codec, class V>
+bool radix_chosen(std::int64_t n, const SortOptions& options) {
+  if constexpr (Codec::encoded) {
+    if (options.algorithm != SortAlgorithm::automatic) {
+      return options.algorithm == SortAlgorithm::radix;
+    }
+    return n >= SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning::radix_from;
+  } else {
+    (void)n;
+    (void)options;
+    return false;
+  }
+}
+
 // Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
-// keep input order (device backends: V must then be the input position).
+// keep input order (the slab sorts on device backends: V must then be the input position; the
+// radix sort is stable whatever V is).
 template <class Codec, bool Stable, class V, class ExecSpace, class Source, class Sink>
 void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                   const SortOptions& options) {
   using K = typename Codec::Bits;
   using Less = typename Codec::Less;
   if (n == 0) return;
+  if constexpr (Codec::encoded) {
+    if (radix_chosen<ExecSpace, Codec, V>(n, options)) {
+      radix_sort<ExecSpace, K, V>(space, n, source, sink, options.path == SortPath::automatic);
+      return;
+    }
+  }
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
       host_sort<ExecSpace, K, V>(space, n, source, sink, Less{}, Stable);
@@ -280,13 +305,15 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
                         const Comp& comp, const SortOptions& options) {
   using Key = typename KeyView::non_const_value_type;
   using C = Codec<Key, Comp>;
+  using V = typename ValueView::non_const_value_type;
   const std::int64_t n = keys.extent(0);
-  if constexpr (is_host_space_v<ExecSpace>) {
+  const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
+  if (radix_chosen<ExecSpace, C, V>(n, options)) {
+    // The radix sort is stable: the values move with their keys, no permutation.
+    sort_records<C, true, V>(space, n, ends, ends, options);
+  } else if constexpr (is_host_space_v<ExecSpace>) {
     // The host sort is stable on records that carry the values themselves, whatever the path
     // (the portable network breaks ties by the values, which are positions only on devices).
-    using V = typename ValueView::non_const_value_type;
-    const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
-    (void)options;
     if (n > 0)
       host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, typename C::Less{}, true);
   } else {

@@ -90,16 +90,24 @@ struct SortTypes {
 
 // Which slab network sorts: automatic (host backends: the standard library; CUDA: the seam for
 // encoded keys), or portable (the portable network with the device merge passes on every
-// backend, which the tests compare with the seam).
+// backend, which the tests compare with the seam). For the radix sort: automatic takes the CUDA
+// ranking seam, portable the portable ranking.
 enum class SortPath { automatic, portable };
 
+// Which sort runs: automatic (SortTuning's radix_from for arithmetic keys under Ordo::less or
+// Ordo::greater), the slab sort (or the host sort), or the radix sort (arithmetic keys only:
+// other keys take the slab sort whatever is asked). ordo-perf sort --algorithm.
+enum class SortAlgorithm { automatic, slab, radix };
+
 // A sort's choices that the tuning makes unless the caller forces them: the path, the streaming
-// merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels) and the vector
-// lanes of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes).
+// merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels), the vector lanes
+// of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes) and the
+// algorithm.
 struct SortOptions {
   SortPath path = SortPath::automatic;
   int stream_levels = -1;
   int partition_lanes = -1;
+  SortAlgorithm algorithm = SortAlgorithm::automatic;
 };
 
 }  // namespace Ordo::Impl

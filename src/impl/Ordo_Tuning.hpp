@@ -96,6 +96,17 @@ struct SortTuning {
   // The partition kernels of sorts of n records search each tile boundary with
   // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
   static constexpr int partition_lanes(std::int64_t) { return 1; }
+  // The onesweep radix sort of arithmetic keys (Ordo_SortRadixImpl.hpp) from radix_from records
+  // on (never: the host sort or the slab sort above): 8-bit digits, tiles of radix_team_size
+  // threads holding radix_items keys each (radix_portable_team_size on the portable ranking, which
+  // keeps a counter per thread and digit), histograms over tiles of radix_histogram_items keys by
+  // at most radix_histogram_teams teams.
+  static constexpr std::int64_t radix_from = never;
+  static constexpr int radix_team_size = 1;
+  static constexpr int radix_portable_team_size = 1;
+  static constexpr int radix_items = 1024;
+  static constexpr int radix_histogram_items = 1 << 14;
+  static constexpr int radix_histogram_teams = 1 << 10;
 };
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
@@ -166,6 +177,12 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
+  static constexpr std::int64_t radix_from = std::int64_t(1) << 17;
+  static constexpr int radix_team_size = 256;
+  static constexpr int radix_portable_team_size = 32;
+  static constexpr int radix_items = KeyBytes + ValueBytes <= 8 ? 16 : 8;
+  static constexpr int radix_histogram_items = 16;
+  static constexpr int radix_histogram_teams = 1 << 10;
   // Four-way merge passes (half as many passes over memory) were measured at dfdb26f and removed:
   // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0 (their
   // partitions issue-bound at 66-85 us a pass; sort-merge-ways-h100-dfdb26f.jsonl in git history).

@@ -47,7 +47,9 @@ enum class WorkspaceSlot : int {
   sort_values0 = 4,
   sort_values1 = 5,
   sort_permutation = 6,
-  sort_samples = 7
+  sort_samples = 7,
+  radix_words = 8,
+  radix_counts = 9
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
