@@ -37,6 +37,31 @@ void sort(const KeyView& keys, const Comp& comp = Comp{}) {
   space.fence("Ordo::sort: fence");
 }
 
+/// Sorts keys[begin, end) in place under comp, the rest of keys untouched (Kokkos::sort's range
+/// form). Throws std::invalid_argument unless begin <= end <= keys.extent(0).
+/// Synchronization: asynchronous on `space` (no fence).
+template <class ExecSpace, class KeyView, class Begin, class End, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && std::is_integral_v<Begin> &&
+                               std::is_integral_v<End>,
+                           int> = 0>
+void sort(const ExecSpace& space, const KeyView& keys, Begin begin, End end,
+          const Comp& comp = Comp{}) {
+  Impl::check_sort_range("Ordo::sort", keys, begin, end);
+  sort(space, Kokkos::subview(keys, Kokkos::make_pair(std::size_t(begin), std::size_t(end))), comp);
+}
+
+/// The range form on keys' execution space. Synchronization: fences that space.
+template <class KeyView, class Begin, class End, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView> && std::is_integral_v<Begin> &&
+                               std::is_integral_v<End>,
+                           int> = 0>
+void sort(const KeyView& keys, Begin begin, End end, const Comp& comp = Comp{}) {
+  using ExecSpace = typename KeyView::execution_space;
+  const ExecSpace space;
+  sort(space, keys, begin, end, comp);
+  space.fence("Ordo::sort: fence");
+}
+
 /// Sorts keys in place and moves each value with its key (not stable).
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class KeyView, class ValueView, class Comp = less<>,
@@ -141,17 +166,17 @@ void apply_permutation(const PermView& perm, const Views&... views) {
 /// Synchronization: ends with a team barrier, after which keys are sorted.
 template <class Member, class KeyView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_team(const Member& member, const KeyView& keys,
-                                      const Comp& = Comp{}) {
+                                      const Comp& comp = Comp{}) {
   using Key = typename KeyView::non_const_value_type;
-  Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, Impl::NoValueView{});
+  Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, Impl::NoValueView{}, comp);
 }
 
 /// sort_team that moves values[i] with keys[i].
 template <class Member, class KeyView, class ValueView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_by_key_team(const Member& member, const KeyView& keys,
-                                             const ValueView& values, const Comp& = Comp{}) {
+                                             const ValueView& values, const Comp& comp = Comp{}) {
   using Key = typename KeyView::non_const_value_type;
-  Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, values);
+  Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, values, comp);
 }
 
 /// Sort by the vector lanes of the calling team thread only (one vector-lane group), e.g. one
@@ -159,9 +184,18 @@ KOKKOS_INLINE_FUNCTION void sort_by_key_team(const Member& member, const KeyView
 /// when it returns.
 template <class Member, class KeyView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_thread(const Member& member, const KeyView& keys,
-                                        const Comp& = Comp{}) {
+                                        const Comp& comp = Comp{}) {
   using Key = typename KeyView::non_const_value_type;
-  Impl::thread_sort<Member, Impl::Codec<Key, Comp>>(member, keys);
+  Impl::thread_sort<Member, Impl::Codec<Key, Comp>>(member, keys, Impl::NoValueView{}, comp);
+}
+
+/// sort_thread that moves values[i] with keys[i] (Kokkos::Experimental::sort_by_key_thread's
+/// form). Not stable.
+template <class Member, class KeyView, class ValueView, class Comp = less<>>
+KOKKOS_INLINE_FUNCTION void sort_by_key_thread(const Member& member, const KeyView& keys,
+                                               const ValueView& values, const Comp& comp = Comp{}) {
+  using Key = typename KeyView::non_const_value_type;
+  Impl::thread_sort<Member, Impl::Codec<Key, Comp>>(member, keys, values, comp);
 }
 
 /// Scratch bytes sort_team, sort_by_key_team and sort_thread need from the caller: none. (To

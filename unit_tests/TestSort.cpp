@@ -578,6 +578,122 @@ TEST(SortRadix, SkippedDigits) {
   }
 }
 
+// ---- comparator objects and Kokkos' forms ---------------------------------------------------
+
+// An argsort comparator: orders indices by the values they name. It holds a View and has no
+// default constructor, so a sort that rebuilt it from its type would not compile, and one that
+// built a new one would order by nothing.
+struct ByValue {
+  Kokkos::View<const float*, MemorySpace> values;
+  explicit ByValue(Kokkos::View<const float*, MemorySpace> v) : values(v) {}
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int32_t a, std::int32_t b) const {
+    return values(a) < values(b);
+  }
+};
+
+// Indices 0..n-1 and distinct values (a shuffled ramp), so that the argsort order is unique.
+std::vector<float> distinct_values(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = float(i);
+  std::shuffle(v.begin(), v.end(), std::mt19937_64(3));
+  return v;
+}
+
+TEST(SortComparatorObjects, ArgsortDeviceTeamThread) {
+  const std::size_t seg = 300, segs = 40, n = seg * segs;
+  const auto hv = distinct_values(n);
+  const auto dv = to_device(hv, "values");
+  const ByValue by_value(dv);
+  std::vector<std::int32_t> idx(n);
+  // Device level: all n indices; team and thread level: each segment's own indices.
+  auto expected = [&](std::size_t first, std::size_t count) {
+    std::vector<std::int32_t> e(count);
+    std::iota(e.begin(), e.end(), std::int32_t(first));
+    std::sort(e.begin(), e.end(), [&](std::int32_t a, std::int32_t b) { return hv[a] < hv[b]; });
+    return e;
+  };
+  std::iota(idx.begin(), idx.end(), 0);
+  auto all = to_device(idx, "idx");
+  Ordo::sort(all, by_value);
+  ASSERT_EQ(to_host(all), expected(0, n));
+  for (int level = 0; level < 2; ++level) {
+    auto d = to_device(idx, "idx");
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    Kokkos::parallel_for(
+        "test::argsort", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
+        KOKKOS_LAMBDA(const Policy::member_type& m) {
+          const auto s = Kokkos::subview(
+              d, Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg));
+          if (level == 0) {
+            Ordo::sort_team(m, s, by_value);
+          } else {
+            if (m.team_rank() == 0) Ordo::sort_thread(m, s, by_value);
+          }
+        });
+    Kokkos::fence();
+    const auto out = to_host(d);
+    for (std::size_t g = 0; g < segs; ++g) {
+      const auto e = expected(g * seg, seg);
+      ASSERT_TRUE(std::equal(e.begin(), e.end(), out.begin() + g * seg))
+          << (level ? "sort_thread" : "sort_team") << ", segment " << g;
+    }
+  }
+}
+
+// sort_by_key_thread (Kokkos has it): one segment per team, its keys and values by the first
+// thread's vector lanes, against std::sort of the pairs (distinct keys).
+TEST(SortComparatorObjects, SortByKeyThread) {
+  const std::size_t seg = 200, segs = 16, n = seg * segs;
+  const auto hk = distinct_values(n);
+  std::vector<std::uint32_t> hv(n);
+  std::iota(hv.begin(), hv.end(), 0u);
+  auto k = to_device(hk, "keys");
+  auto v = to_device(hv, "values");
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "test::sort_by_key_thread", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Policy::member_type& m) {
+        const auto r = Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg);
+        if (m.team_rank() == 0) {
+          Ordo::sort_by_key_thread(m, Kokkos::subview(k, r), Kokkos::subview(v, r),
+                                   Ordo::greater<>{});
+        }
+      });
+  Kokkos::fence();
+  const auto ok = to_host(k);
+  const auto ov = to_host(v);
+  for (std::size_t g = 0; g < segs; ++g) {
+    std::vector<std::pair<float, std::uint32_t>> e(seg);
+    for (std::size_t i = 0; i < seg; ++i) e[i] = {hk[g * seg + i], hv[g * seg + i]};
+    std::sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t i = 0; i < seg; ++i) {
+      ASSERT_EQ(ok[g * seg + i], e[i].first) << g << ", " << i;
+      ASSERT_EQ(ov[g * seg + i], e[i].second) << g << ", " << i;
+    }
+  }
+}
+
+// Kokkos::sort's range form: [begin, end) sorted, the rest untouched; a bad range throws before
+// anything runs.
+TEST(SortComparatorObjects, RangeForm) {
+  const std::size_t n = 5000;
+  const auto in = generate<std::uint32_t>(Dist::uniform, n, 21);
+  auto keys = to_device(in, "keys");
+  Ordo::sort(keys, 100, std::size_t(4321));
+  auto expected = in;
+  std::sort(expected.begin() + 100, expected.begin() + 4321);
+  ASSERT_EQ(to_host(keys), expected);
+  Ordo::sort(ExecSpace(), keys, 0, 50, Ordo::greater<>{});
+  ExecSpace().fence();
+  std::sort(expected.begin(), expected.begin() + 50, std::greater<>());
+  ASSERT_EQ(to_host(keys), expected);
+  EXPECT_NE(error_of([&] { Ordo::sort(keys, 10, 5); }).find("[10, 5) is not inside keys"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { Ordo::sort(keys, 0, n + 1); }).find("which has 5000 elements"),
+            std::string::npos);
+  ASSERT_EQ(to_host(keys), expected);
+}
+
 // ---- team level ------------------------------------------------------------------------------
 
 // Segments of the given lengths, one team each; mode 0: sort_team, 1: sort_by_key_team on global

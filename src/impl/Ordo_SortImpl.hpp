@@ -218,7 +218,7 @@ bool radix_chosen(std::int64_t n, const SortOptions& options) {
 // radix sort is stable whatever V is).
 template <class Codec, bool Stable, class V, class ExecSpace, class Source, class Sink>
 void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
-                  const SortOptions& options) {
+                  const typename Codec::Less& less, const SortOptions& options) {
   using K = typename Codec::Bits;
   using Less = typename Codec::Less;
   if (n == 0) return;
@@ -230,11 +230,11 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
-      host_sort<ExecSpace, K, V>(space, n, source, sink, Less{}, Stable);
+      host_sort<ExecSpace, K, V>(space, n, source, sink, less, Stable);
       return;
     }
   }
-  const RecordOrder<Less, Stable> order{Less{}};
+  const RecordOrder<Less, Stable> order{less};
   device_sort<ExecSpace, K, V>(space, n, source, sink, order,
                                Codec::encoded && options.path == SortPath::automatic, options);
 }
@@ -247,6 +247,16 @@ void check_sort_size(const char* fn, const KeyView& keys) {
   if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
     fail(fn, "keys has " + std::to_string(keys.extent(0)) +
                  " elements, at most 2^32 - 2 are supported");
+  }
+}
+
+// The range form's [begin, end) lies inside keys.
+template <class KeyView, class Begin, class End>
+void check_sort_range(const char* fn, const KeyView& keys, Begin begin, End end) {
+  const long long b = (long long)begin, e = (long long)end;
+  if (b < 0 || e < b || std::size_t(e) > keys.extent(0)) {
+    fail(fn, "the range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                 ") is not inside keys, which has " + std::to_string(keys.extent(0)) + " elements");
   }
 }
 
@@ -272,32 +282,36 @@ void check_sort_values(const char* fn, const KeyView& keys, const ValueView& val
 // The entry points below the public calls (which check their arguments first); the tests and
 // ordo-perf call them with SortOptions.
 template <class ExecSpace, class KeyView, class Comp>
-void sort(const ExecSpace& space, const KeyView& keys, const Comp&, const SortOptions& options) {
+void sort(const ExecSpace& space, const KeyView& keys, const Comp& comp,
+          const SortOptions& options) {
   using Key = typename KeyView::non_const_value_type;
   using C = Codec<Key, Comp>;
   const Ends<CodecKeys<C, KeyView>, NoEnd> ends{{keys}, {}};
-  sort_records<C, false, NoValue>(space, std::int64_t(keys.extent(0)), ends, ends, options);
+  sort_records<C, false, NoValue>(space, std::int64_t(keys.extent(0)), ends, ends, C::less_of(comp),
+                                  options);
 }
 
 template <class ExecSpace, class KeyView, class ValueView, class Comp>
-void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values, const Comp&,
-                 const SortOptions& options) {
+void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                 const Comp& comp, const SortOptions& options) {
   using Key = typename KeyView::non_const_value_type;
   using C = Codec<Key, Comp>;
   using V = typename ValueView::non_const_value_type;
   const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
-  sort_records<C, false, V>(space, std::int64_t(keys.extent(0)), ends, ends, options);
+  sort_records<C, false, V>(space, std::int64_t(keys.extent(0)), ends, ends, C::less_of(comp),
+                            options);
 }
 
 // The stable order's permutation into perm; sorted keys into sorted_keys unless that is NoEnd.
 template <class ExecSpace, class KeyView, class PermView, class KeysOut, class Comp>
 void stable_permutation(const ExecSpace& space, const KeyView& keys, const PermView& perm,
-                        const KeysOut& sorted_keys, const Comp&, const SortOptions& options) {
+                        const KeysOut& sorted_keys, const Comp& comp, const SortOptions& options) {
   using Key = typename KeyView::non_const_value_type;
   using C = Codec<Key, Comp>;
   const Ends<CodecKeys<C, KeyView>, PositionValues<PermView>> source{{keys}, {perm}};
   const Ends<KeysOut, PositionValues<PermView>> sink{sorted_keys, {perm}};
-  sort_records<C, true, std::uint32_t>(space, std::int64_t(keys.extent(0)), source, sink, options);
+  sort_records<C, true, std::uint32_t>(space, std::int64_t(keys.extent(0)), source, sink,
+                                       C::less_of(comp), options);
 }
 
 template <class ExecSpace, class KeyView, class ValueView, class Comp>
@@ -310,12 +324,12 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
   const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
   if (radix_chosen<ExecSpace, C, V>(n, options)) {
     // The radix sort is stable: the values move with their keys, no permutation.
-    sort_records<C, true, V>(space, n, ends, ends, options);
+    sort_records<C, true, V>(space, n, ends, ends, C::less_of(comp), options);
   } else if constexpr (is_host_space_v<ExecSpace>) {
     // The host sort is stable on records that carry the values themselves, whatever the path
     // (the portable network breaks ties by the values, which are positions only on devices).
     if (n > 0)
-      host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, typename C::Less{}, true);
+      host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, C::less_of(comp), true);
   } else {
     const auto perm = workspace<std::uint32_t>(space, n, WorkspaceSlot::sort_permutation);
     stable_permutation(space, keys, perm, CodecKeys<C, KeyView>{keys}, comp, options);

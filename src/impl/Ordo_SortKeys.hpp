@@ -50,6 +50,9 @@ struct Codec {
   static constexpr bool encoded = false;
   using Bits = Key;
   using Less = Comp;
+  // The comparator the networks run: the caller's object itself (it may hold state, a View of
+  // values that orders indices by them, and need not be default-constructible).
+  KOKKOS_INLINE_FUNCTION static const Less& less_of(const Comp& comp) { return comp; }
   KOKKOS_INLINE_FUNCTION static Bits encode(const Key& k) { return k; }
   KOKKOS_INLINE_FUNCTION static Key decode(const Bits& b) { return b; }
 };
@@ -75,6 +78,8 @@ struct Codec<
   static constexpr Bits rotation =
       sizeof(Key) == 4 ? Bits(0x007FFFFFu) : Bits(0x000FFFFFFFFFFFFFull);
   static constexpr Bits padding = ~Bits(0);
+  // Ordo::less and Ordo::greater hold no state: the encoded order replaces them.
+  KOKKOS_INLINE_FUNCTION static Less less_of(const Comp&) { return Less{}; }
 
   // k by value: a bit_cast (a memcpy) straight from a reference into a View compiles, on CUDA, to
   // byte loads (nvcc cannot see the element's alignment through the generic pointer): four

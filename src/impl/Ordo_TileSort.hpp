@@ -44,12 +44,12 @@ KOKKOS_INLINE_FUNCTION void team_sort_block(const Member& member, const Source& 
 // sort_team and sort_by_key_team: keys (and values) in place, Codec's order. On CUDA, teams of
 // whole warps sort encoded keys in registers first (CudaSeam::team_sort_in_warps); what that
 // leaves, the portable network finishes.
-template <class Member, class Codec, class KeyView, class ValueView>
+template <class Member, class Codec, class KeyView, class ValueView, class Comp>
 KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
-                                      const ValueView& values) {
+                                      const ValueView& values, const Comp& comp) {
   using K = typename Codec::Bits;
   using V = typename ValueView::non_const_value_type;
-  using Order = RecordOrder<typename Codec::Less, false>;
+  const RecordOrder<typename Codec::Less, false> order{Codec::less_of(comp)};
   const std::int64_t n = keys.extent(0);
   member.team_barrier();  // the team's last writes to keys are in
   if (n < 2) return;
@@ -58,24 +58,26 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
 #if defined(ORDO_CUDA_SLAB)
   if constexpr (Codec::encoded) {
     using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
-    if (CudaSeam::team_sort_in_warps<Tuning, K, V>(tile, n, Order{}, sorted)) return;
+    if (CudaSeam::team_sort_in_warps<Tuning, K, V>(tile, n, order, sorted)) return;
   }
 #endif
   constexpr int R = TeamSortTuning::regs;
-  team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n,
-                                                        Order{}, sorted);
+  team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n, order,
+                                                        sorted);
 }
 
-// sort_thread: keys in place, Codec's order, by the calling thread's vector lanes.
-template <class Member, class Codec, class KeyView>
-KOKKOS_INLINE_FUNCTION void thread_sort(const Member& member, const KeyView& keys) {
-  using Order = RecordOrder<typename Codec::Less, false>;
+// sort_thread and sort_by_key_thread: keys (and values) in place, Codec's order, by the calling
+// thread's vector lanes.
+template <class Member, class Codec, class KeyView, class ValueView, class Comp>
+KOKKOS_INLINE_FUNCTION void thread_sort(const Member& member, const KeyView& keys,
+                                        const ValueView& values, const Comp& comp) {
+  using V = typename ValueView::non_const_value_type;
+  const RecordOrder<typename Codec::Less, false> order{Codec::less_of(comp)};
   const std::int64_t n = keys.extent(0);
   if (n < 2) return;
   constexpr int R = TeamSortTuning::regs;
-  const ViewTile<Codec, KeyView, NoValueView> tile{keys, {}, n};
-  team_block_sort<1, R, false, typename Codec::Bits, NoValue>(member, tile, network_size(n, R), n,
-                                                              Order{});
+  const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
+  team_block_sort<1, R, false, typename Codec::Bits, V>(member, tile, network_size(n, R), n, order);
 }
 
 }  // namespace Ordo::Impl
