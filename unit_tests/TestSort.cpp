@@ -599,6 +599,42 @@ std::vector<float> distinct_values(std::size_t n) {
   return v;
 }
 
+// Sorts each segment of `seg` indices of d by `comp`: level 0 with sort_team, 1 with sort_thread.
+template <class View, class Comp>
+void argsort_segments(const View& d, std::size_t seg, std::size_t segs, const Comp& comp,
+                      int level) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "test::argsort", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Policy::member_type& m) {
+        const auto s = Kokkos::subview(
+            d, Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg));
+        if (level == 0) {
+          Ordo::sort_team(m, s, comp);
+        } else {
+          if (m.team_rank() == 0) Ordo::sort_thread(m, s, comp);
+        }
+      });
+  Kokkos::fence();
+}
+
+// Sorts each segment of `seg` keys and their values, descending, with sort_by_key_thread.
+template <class Keys, class Values>
+void sort_by_key_thread_segments(const Keys& k, const Values& v, std::size_t seg,
+                                 std::size_t segs) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "test::sort_by_key_thread", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Policy::member_type& m) {
+        const auto r = Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg);
+        if (m.team_rank() == 0) {
+          Ordo::sort_by_key_thread(m, Kokkos::subview(k, r), Kokkos::subview(v, r),
+                                   Ordo::greater<>{});
+        }
+      });
+  Kokkos::fence();
+}
+
 TEST(SortComparatorObjects, ArgsortDeviceTeamThread) {
   const std::size_t seg = 300, segs = 40, n = seg * segs;
   const auto hv = distinct_values(n);
@@ -618,19 +654,7 @@ TEST(SortComparatorObjects, ArgsortDeviceTeamThread) {
   ASSERT_EQ(to_host(all), expected(0, n));
   for (int level = 0; level < 2; ++level) {
     auto d = to_device(idx, "idx");
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    Kokkos::parallel_for(
-        "test::argsort", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
-        KOKKOS_LAMBDA(const Policy::member_type& m) {
-          const auto s = Kokkos::subview(
-              d, Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg));
-          if (level == 0) {
-            Ordo::sort_team(m, s, by_value);
-          } else {
-            if (m.team_rank() == 0) Ordo::sort_thread(m, s, by_value);
-          }
-        });
-    Kokkos::fence();
+    argsort_segments(d, seg, segs, by_value, level);
     const auto out = to_host(d);
     for (std::size_t g = 0; g < segs; ++g) {
       const auto e = expected(g * seg, seg);
@@ -649,17 +673,7 @@ TEST(SortComparatorObjects, SortByKeyThread) {
   std::iota(hv.begin(), hv.end(), 0u);
   auto k = to_device(hk, "keys");
   auto v = to_device(hv, "values");
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Kokkos::parallel_for(
-      "test::sort_by_key_thread", Policy(ExecSpace(), int(segs), Kokkos::AUTO),
-      KOKKOS_LAMBDA(const Policy::member_type& m) {
-        const auto r = Kokkos::make_pair(m.league_rank() * seg, (m.league_rank() + 1) * seg);
-        if (m.team_rank() == 0) {
-          Ordo::sort_by_key_thread(m, Kokkos::subview(k, r), Kokkos::subview(v, r),
-                                   Ordo::greater<>{});
-        }
-      });
-  Kokkos::fence();
+  sort_by_key_thread_segments(k, v, seg, segs);
   const auto ok = to_host(k);
   const auto ov = to_host(v);
   for (std::size_t g = 0; g < segs; ++g) {

@@ -9,25 +9,36 @@
 // sort) tag each word with their use in bits [40, 62), so that a word an earlier use left reads as
 // unpublished; their counts then have 40 bits.
 
+#include <impl/cuda/Ordo_Cuda_Memory.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace Ordo::Impl {
 
-// The words are read and written as single aligned 64-bit volatile accesses (one load or store
-// instruction, coherent at the device's L2 on GPUs), not as Kokkos atomics: desul implements
-// atomic_load and atomic_store as compare-and-swap loops, which serialize a window's readers.
+// The words are read and written as single aligned 64-bit accesses (one load or store
+// instruction, coherent at the device's L2 on GPUs; on CUDA relaxed at device scope, elsewhere
+// volatile), not as Kokkos atomics: desul implements atomic_load and atomic_store as
+// compare-and-swap loops, which serialize a window's readers.
 struct LookbackWord {
   static constexpr std::uint64_t aggregate = std::uint64_t(1) << 62;
   static constexpr std::uint64_t inclusive = std::uint64_t(2) << 62;
   static constexpr std::uint64_t value_mask = (std::uint64_t(1) << 62) - 1;
 
   KOKKOS_FORCEINLINE_FUNCTION static std::uint64_t read(const std::uint64_t& word) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    return CudaSeam::load_relaxed(word);
+#else
     return *static_cast<const volatile std::uint64_t*>(&word);
+#endif
   }
   KOKKOS_FORCEINLINE_FUNCTION static void publish(std::uint64_t& word, std::uint64_t value) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    CudaSeam::store_relaxed(word, value);
+#else
     *static_cast<volatile std::uint64_t*>(&word) = value;
+#endif
   }
 
   static constexpr int tag_shift = 40;
@@ -36,24 +47,32 @@ struct LookbackWord {
     return use << tag_shift;
   }
 
-  // The exclusive prefix of tile `id` on one chain of tagged words, walked by one thread:
-  // word_of(t) is tile t's word; each word is awaited until it carries `tag`, the counts are summed
-  // back to the nearest inclusive one. Tiles number in the order they start (a ticket), so every
+  // The exclusive prefix of tile `id` on one chain of tagged words, walked by one thread Window
+  // words at a time (their loads in flight together): word_of(t) is tile t's word; the counts are
+  // summed back to the nearest inclusive word, and a word that does not carry `tag` yet is read
+  // again (with the words after it). Tiles number in the order they start (a ticket), so every
   // word awaited belongs to a tile that is running: the wait ends.
-  template <class WordOf>
+  template <int Window, class WordOf>
   KOKKOS_INLINE_FUNCTION static std::uint64_t tagged_prefix(const WordOf& word_of, std::int64_t id,
                                                             std::uint64_t use_tag) {
     constexpr std::uint64_t tag_bits = ~tagged_value_mask & value_mask;
     std::uint64_t prefix = 0;
-    for (std::int64_t t = id - 1; t >= 0; --t) {
-      std::uint64_t word;
-      do {
-        word = read(word_of(t));
-      } while ((word & tag_bits) != use_tag || (word & (aggregate | inclusive)) == 0);
-      prefix += word & tagged_value_mask;
-      if (word & inclusive) break;
+    std::int64_t t = id - 1;
+    while (true) {
+      std::uint64_t word[Window];
+      for (int i = 0; i < Window; ++i) {
+        word[i] = t - i >= 0 ? read(word_of(t - i)) : inclusive | use_tag;  // before tile 0: 0
+      }
+      for (int i = 0; i < Window; ++i) {
+        if ((word[i] & tag_bits) != use_tag || (word[i] & (aggregate | inclusive)) == 0) {
+          t -= i;
+          break;
+        }
+        prefix += word[i] & tagged_value_mask;
+        if (word[i] & inclusive) return prefix;
+        if (i == Window - 1) t -= Window;
+      }
     }
-    return prefix;
   }
 };
 

@@ -182,8 +182,9 @@ struct RadixPass {
     K key[items];
     SV value[items];
     int rank[items];
-    const K* key_in = key_buffer[plan.in_buffer()];
-    const SV* value_in = value_buffer[plan.in_buffer()];
+    const K* key_in = key_buffer[plan.in_buffer()] + first;
+    const SV* value_in = value_buffer[plan.in_buffer()] + first;
+    const bool from_source = plan.from_source();
     for (int k = 0; k < items; ++k) {
       int position = t * items + k;
 #if defined(ORDO_CUDA_WARP_RADIX)
@@ -191,13 +192,12 @@ struct RadixPass {
 #endif
       key[k] = ~K(0);  // padding: the last digit, after every key of the tile
       if (position < valid) {
-        const std::int64_t i = first + position;
-        if (plan.from_source()) {
-          key[k] = source.keys.load(i);
-          if constexpr (with_values) value[k] = source.values.load(i);
+        if (from_source) {
+          key[k] = source.keys.load(first + position);
+          if constexpr (with_values) value[k] = source.values.load(first + position);
         } else {
-          key[k] = key_in[i];
-          if constexpr (with_values) value[k] = value_in[i];
+          key[k] = key_in[position];
+          if constexpr (with_values) value[k] = value_in[position];
         }
       }
     }
@@ -213,28 +213,33 @@ struct RadixPass {
       rank_in_threads<items>(member, key, pass, rank, counters);
       place_ranked<items>(member, key, pass, t, columns, rank, counters, start);
     }
+    // Each digit's output offset: its first position in the pass, plus its keys in the tiles
+    // before this one (the look-back), less its first position in this tile. The tile's counts
+    // are published first and the keys exchanged before the look-back, so that the tiles before
+    // this one have time to publish theirs.
+    const std::uint64_t tag = LookbackWord::tag(std::uint64_t(pass) + 1);
+    auto count_of = [&](int d) {
+      return std::uint64_t((start(d + 1) < valid ? start(d + 1) : valid) - start(d));
+    };
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, radix_digits), [&](int d) {
+      LookbackWord::publish(
+          words(id * radix_digits + d),
+          (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) | tag | count_of(d));
+    });
     for (int k = 0; k < items; ++k) {
       if (rank[k] < valid) {
         keys(rank[k]) = key[k];
         if constexpr (with_values) values(rank[k]) = value[k];
       }
     }
-
-    // Each digit's output offset: its first position in the pass, plus its keys in the tiles
-    // before this one (the look-back), less its first position in this tile.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, radix_digits), [&](int d) {
-      const std::uint64_t tag = LookbackWord::tag(std::uint64_t(pass) + 1);
-      const int end = start(d + 1) < valid ? start(d + 1) : valid;
-      const std::uint64_t count = std::uint64_t(end - start(d));
       auto word_of = [&](std::int64_t tile_id) -> std::uint64_t& {
         return words(tile_id * radix_digits + d);
       };
-      LookbackWord::publish(
-          word_of(id), (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) | tag | count);
       std::uint64_t before = 0;
       if (id > 0) {
-        before = LookbackWord::tagged_prefix(word_of, id, tag);
-        LookbackWord::publish(word_of(id), LookbackWord::inclusive | tag | (before + count));
+        before = LookbackWord::tagged_prefix<Tuning::radix_lookback_window>(word_of, id, tag);
+        LookbackWord::publish(word_of(id), LookbackWord::inclusive | tag | (before + count_of(d)));
       }
       base(d) = offsets(pass * radix_digits + d) + std::int64_t(before) - start(d);
     });
@@ -260,19 +265,23 @@ struct RadixPass {
   }
 };
 
-// When a single pass runs, its output (buffer 0) goes to the sink.
+// When a single pass runs, its output (buffer 0) goes to the sink; `threads` threads stride over
+// the n records, so that the launch costs little when it has nothing to do.
 template <class K, class SV, class Sink, class Counts>
 struct RadixCopy {
   Sink sink;
   const K* key_buffer;
   const SV* value_buffer;
   Counts trivial;
+  std::int64_t n, threads;
   int passes;
   bool with_values;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
     if (radix_plan(trivial, passes, 0).runs != 1) return;
-    sink.keys.store(i, key_buffer[i]);
-    if (with_values) sink.values.store(i, value_buffer[i]);
+    for (std::int64_t i = t; i < n; i += threads) {
+      sink.keys.store(i, key_buffer[i]);
+      if (with_values) sink.values.store(i, value_buffer[i]);
+    }
   }
 };
 
@@ -321,9 +330,10 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
     Kokkos::parallel_for("Ordo::sort::radix::scan",
                          Kokkos::TeamPolicy<ExecSpace>(space, passes, Kokkos::AUTO),
                          RadixScan<Counts>{counts, offsets, trivial, n});
+    using Bounds = Kokkos::LaunchBounds<Pass::team, Tuning::radix_min_teams>;
     for (int p = 0; p < passes; ++p) {
       Kokkos::parallel_for("Ordo::sort::radix::pass",
-                           Kokkos::TeamPolicy<ExecSpace>(space, tiles, Pass::team)
+                           Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Pass::team)
                                .set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes())),
                            Pass{source,
                                 sink,
@@ -337,10 +347,12 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
                                 p,
                                 passes});
     }
+    const std::int64_t threads = n < Tuning::radix_copy_threads ? n : Tuning::radix_copy_threads;
     Kokkos::parallel_for(
         "Ordo::sort::radix::copy",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
-        RadixCopy<K, SV, Sink, Counts>{sink, k0.data(), v0.data(), trivial, passes, with_values});
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
+        RadixCopy<K, SV, Sink, Counts>{sink, k0.data(), v0.data(), trivial, n, threads, passes,
+                                       with_values});
   });
 }
 

@@ -100,13 +100,18 @@ struct SortTuning {
   // on (never: the host sort or the slab sort above): 8-bit digits, tiles of radix_team_size
   // threads holding radix_items keys each (radix_portable_team_size on the portable ranking, which
   // keeps a counter per thread and digit), histograms over tiles of radix_histogram_items keys by
-  // at most radix_histogram_teams teams.
+  // at most radix_histogram_teams teams. The digit passes launch with
+  // Kokkos::LaunchBounds<team, radix_min_teams> (the registers for that many resident teams); the
+  // copy that follows a sort of one digit pass strides over the keys with radix_copy_threads.
   static constexpr std::int64_t radix_from = never;
+  static constexpr int radix_min_teams = 1;
   static constexpr int radix_team_size = 1;
   static constexpr int radix_portable_team_size = 1;
   static constexpr int radix_items = 1024;
   static constexpr int radix_histogram_items = 1 << 14;
   static constexpr int radix_histogram_teams = 1 << 10;
+  static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
+  static constexpr int radix_lookback_window = 4;
 };
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
@@ -177,12 +182,25 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
-  static constexpr std::int64_t radix_from = std::int64_t(1) << 17;
+  // The radix sort, measured on the H100 with probes at 2^16..2^28 (Nsight Compute on the 2^24
+  // u32 pass: perf_tests/README.md): each digit pass is issue-bound (about 2000 instructions a
+  // warp per 4096-key tile) and waits on its look-back (a pass without it took 110 us less of
+  // 270 at 2^24). Launch bounds for two teams per SM (124 to 128 registers, no spills) took a
+  // pass from 372 to 272 us at 2^24; three (80 registers) made keys faster again (u32 1.01 ms
+  // against 1.12, u64 2.09 against 2.49) and pairs slower (1.51 against 1.24); 8, 12 or
+  // 16 keys a thread within 8%; a look-back window of 4 words beat 1 (0.89 against 0.96 ms) and
+  // 8 (0.91). radix_from: where the radix sort overtakes the slab sort (u32 keys 0.88 ms against
+  // 0.92 at 2^24, u32 pairs 0.12 against 0.15 at 2^20, u64 keys 1.88 against 1.90 at 2^24).
+  static constexpr std::int64_t radix_from =
+      std::int64_t(1) << (ValueBytes == 0 ? (KeyBytes == 4 ? 24 : 25) : (KeyBytes == 4 ? 20 : 24));
+  static constexpr int radix_min_teams = ValueBytes == 0 ? 3 : 2;
   static constexpr int radix_team_size = 256;
   static constexpr int radix_portable_team_size = 32;
   static constexpr int radix_items = KeyBytes + ValueBytes <= 8 ? 16 : 8;
   static constexpr int radix_histogram_items = 16;
   static constexpr int radix_histogram_teams = 1 << 10;
+  static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
+  static constexpr int radix_lookback_window = 4;
   // Four-way merge passes (half as many passes over memory) were measured at dfdb26f and removed:
   // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0 (their
   // partitions issue-bound at 66-85 us a pass; sort-merge-ways-h100-dfdb26f.jsonl in git history).
