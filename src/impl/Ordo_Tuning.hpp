@@ -183,16 +183,18 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
   // The radix sort, measured on the H100 with probes at 2^16..2^28 (Nsight Compute on the 2^24
-  // u32 pass: perf_tests/README.md): each digit pass is issue-bound (about 2000 instructions a
+  // u32 pass: README.md, sort): each digit pass is issue-bound (about 2000 instructions a
   // warp per 4096-key tile) and waits on its look-back (a pass without it took 110 us less of
   // 270 at 2^24). Launch bounds for two teams per SM (124 to 128 registers, no spills) took a
   // pass from 372 to 272 us at 2^24; three (80 registers) made keys faster again (u32 1.01 ms
   // against 1.12, u64 2.09 against 2.49) and pairs slower (1.51 against 1.24); 8, 12 or
   // 16 keys a thread within 8%; a look-back window of 4 words beat 1 (0.89 against 0.96 ms) and
-  // 8 (0.91). radix_from: where the radix sort overtakes the slab sort (u32 keys 0.88 ms against
-  // 0.92 at 2^24, u32 pairs 0.12 against 0.15 at 2^20, u64 keys 1.88 against 1.90 at 2^24).
-  static constexpr std::int64_t radix_from =
-      std::int64_t(1) << (ValueBytes == 0 ? (KeyBytes == 4 ? 24 : 25) : (KeyBytes == 4 ? 20 : 24));
+  // 8 (0.91). radix_from: where the radix sort overtakes the slab sort in the sweep at eeab741
+  // (ordo-perf sort --algorithm slab|radix, 2^16..2^28: sort-algorithm-h100-eeab741.jsonl): u32
+  // keys (slab against radix) 2^18 0.077 ms against 0.080, 2^19 0.092 against 0.083; u32 pairs 2^19
+  // 0.106 against 0.093; u64 keys 2^21 0.264 against 0.297, 2^22 0.537 against 0.497. u64 keys with
+  // values were not swept: they take the u64 keys' bound.
+  static constexpr std::int64_t radix_from = std::int64_t(1) << (KeyBytes == 4 ? 19 : 22);
   static constexpr int radix_min_teams = ValueBytes == 0 ? 3 : 2;
   static constexpr int radix_team_size = 256;
   static constexpr int radix_portable_team_size = 32;
