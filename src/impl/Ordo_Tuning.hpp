@@ -101,8 +101,9 @@ struct SortTuning {
   // threads holding radix_items keys each (radix_portable_team_size on the portable ranking, which
   // keeps a counter per thread and digit), histograms over tiles of radix_histogram_items keys by
   // at most radix_histogram_teams teams. The digit passes launch with
-  // Kokkos::LaunchBounds<team, radix_min_teams> (the registers for that many resident teams); the
-  // copy that follows a sort of one digit pass strides over the keys with radix_copy_threads.
+  // Kokkos::LaunchBounds<team, radix_min_teams> (the registers for that many resident teams) and
+  // look back radix_lookback_window words at a time; the copy that follows a sort of one digit
+  // pass strides over the keys with radix_copy_threads.
   static constexpr std::int64_t radix_from = never;
   static constexpr int radix_min_teams = 1;
   static constexpr int radix_team_size = 1;
