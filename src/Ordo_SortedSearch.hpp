@@ -69,9 +69,7 @@ MatchCounts sorted_search(const ExecSpace& space, const AView& a, const BView& b
   Impl::check_complete_search("Ordo::sorted_search", space, a, b, outputs, comp);
   const auto counts = Impl::workspace<std::int64_t>(space, 2, Impl::WorkspaceSlot::counts);
   Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
-  std::int64_t host[2] = {0, 0};
-  Kokkos::deep_copy(space, Kokkos::View<std::int64_t*, Kokkos::HostSpace>(host, 2), counts);
-  space.fence("Ordo::sorted_search: fence");
+  const auto host = Impl::read_back<2>(space, counts, "Ordo::sorted_search: fence");
   return MatchCounts{host[0], host[1]};
 }
 

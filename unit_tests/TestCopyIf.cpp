@@ -182,6 +182,68 @@ TEST(CopyIf, UnorderedOutTooSmallWritesNothingPastItsEnd) {
   }
 }
 
+template <class T>
+struct KeepBelow {
+  T threshold;
+  KOKKOS_INLINE_FUNCTION bool operator()(const T& x) const { return x < threshold; }
+};
+
+// in = all[offset, offset + n) through copy_if and copy_if_unordered, against std::copy_if.
+template <class T, class InView>
+void check_view(const std::vector<T>& all, std::size_t offset, std::size_t n, const InView& in) {
+  const KeepBelow<T> pred{T(1) << 23};
+  std::vector<T> expected;
+  std::copy_if(all.begin() + offset, all.begin() + offset + n, std::back_inserter(expected), pred);
+  const std::size_t k = expected.size();
+  auto out = poisoned<T>(k + 1);
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_if(ExecSpace(), in, out, pred));
+  EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+  Kokkos::deep_copy(out, poison_value<T>());
+  EXPECT_EQ(std::int64_t(k), Ordo::copy_if_unordered(ExecSpace(), in, out, pred));
+  auto got = head_checked(out, k);
+  std::sort(got.begin(), got.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_TRUE(bitwise_equal(expected, got));
+}
+
+// 4- and 8-byte elements load as 16-byte vectors where `in` starts on a vector (CUDA's warp
+// seam): subviews from offsets 0 to 3 take the vector path and the element-wise one, a strided
+// View (LayoutStride) the element-wise one; sizes around the tile (the last tile runs element by
+// element).
+template <class T>
+void check_alignments_and_strides() {
+  const std::size_t tile = tile_size();
+  for (std::size_t n : {std::size_t(1), tile - 1, tile, tile + 1, 3 * tile + 5}) {
+    std::mt19937_64 rng(n);
+    std::vector<T> all(2 * n + 8);
+    for (auto& x : all) x = T(rng() >> 40);  // below 2^24: about half below 2^23
+    auto dall = to_device(all);
+    for (std::size_t offset = 0; offset < 4; ++offset) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " offset " + std::to_string(offset));
+      check_view(all, offset, n,
+                 Kokkos::subview(dall, Kokkos::pair<std::size_t, std::size_t>(offset, offset + n)));
+    }
+    // Every other element of `all`: column 0 of an n x 2 View.
+    Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> pairs(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pairs"), n, 2);
+    Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+        host_pairs(all.data(), n, 2);
+    Kokkos::deep_copy(pairs, host_pairs);
+    auto column = Kokkos::subview(pairs, Kokkos::ALL, 0);
+    static_assert(std::is_same_v<typename decltype(column)::array_layout, Kokkos::LayoutStride>);
+    std::vector<T> evens(n);
+    for (std::size_t i = 0; i < n; ++i) evens[i] = all[2 * i];
+    SCOPED_TRACE("n=" + std::to_string(n) + " strided");
+    check_view(evens, 0, n, column);
+  }
+}
+
+TEST(CopyIf, VectorLoadsAtEveryAlignmentAndStride) {
+  check_alignments_and_strides<std::uint32_t>();
+  check_alignments_and_strides<std::uint64_t>();
+}
+
 TEST(CopyIf, ArgumentErrors) {
   auto in = to_device(std::vector<std::uint64_t>{1, 2, 3, 4});
   auto flags = to_device(std::vector<std::uint8_t>{1, 0, 1});

@@ -10,10 +10,12 @@
 // Stable compaction (copy_if, copy_flagged, retrieve_all), two ways:
 //   single pass (device backends):
 //   Ordo::copy_if::tiles    each team takes the next tile (ticket order), counts and scans its
-//                           selections (on CUDA with warp ballots, the seam; elsewhere in team
-//                           scratch), publishes its count, finds its output offset by a decoupled
-//                           look-back over the published counts of the tiles before it, and
-//                           writes its kept elements contiguously
+//                           selections (on CUDA with warp ballots, the seam: full tiles of
+//                           contiguous, aligned 4- and 8-byte elements load 16-byte vectors, a
+//                           by-value selection tests the loaded element, and the kept elements
+//                           wait in scratch; elsewhere in team scratch), publishes its count, finds
+//                           its output offset by a decoupled look-back over the published counts
+//                           of the tiles before it, and writes its kept elements contiguously
 //   reduce then scan (host backends):
 //   Ordo::copy_if::count    one team per tile counts its selected elements
 //   Ordo::copy_if::scan     exclusive scan of the tile counts; the total goes to count(0)
@@ -25,7 +27,9 @@
 //                                   look-back)
 
 #include <impl/Ordo_Checks.hpp>
+#include <impl/Ordo_CompactElements.hpp>
 #include <impl/Ordo_LookbackWord.hpp>
+#include <impl/Ordo_Traits.hpp>
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Compact.hpp>
@@ -37,32 +41,6 @@
 #include <type_traits>
 
 namespace Ordo::Impl {
-
-// Which elements a compaction keeps: pred(in(i)) for copy_if, flags(i) for copy_flagged.
-template <class InView, class Pred>
-struct SelectByPredicate {
-  InView in;
-  Pred pred;
-  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const { return pred(in(i)); }
-};
-
-template <class FlagView>
-struct SelectByFlag {
-  FlagView flags;
-  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const { return bool(flags(i)); }
-};
-
-// What copy_if writes for a kept element: out(pos) = in(i). Emitters load an element and store
-// it separately, so that kernels can issue several loads before their stores.
-template <class InView, class OutView>
-struct EmitElement {
-  using value_type = typename InView::non_const_value_type;
-  InView in;
-  OutView out;
-  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
-  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return in(i); }
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const { out(pos) = v; }
-};
 
 // How stable compaction runs: the backend's choice (CompactTuning::single_pass), or one of the two
 // ways named (tests run both on every backend).
@@ -107,6 +85,12 @@ KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
                         });
 }
 
+// The warp seam's stage: `count` elements of T in the team's scratch.
+template <class T, class Member>
+KOKKOS_INLINE_FUNCTION T* stage(const Member& member, std::int64_t count) {
+  return static_cast<T*>(member.team_scratch(0).get_shmem_aligned(sizeof(T) * count, alignof(T)));
+}
+
 // ---- single pass: decoupled look-back
 // ------------------------------------------------------------
 //
@@ -128,7 +112,8 @@ KOKKOS_INLINE_FUNCTION int count_flags(const std::uint8_t* flags) {
 
 // One team per tile. Warp: the CUDA seam (warp ballots, warp 0 looks back); otherwise the
 // portable version below.
-template <bool Warp, class ExecSpace, class Select, class Emit, class StateView, class TotalView>
+template <bool Warp, int G, class ExecSpace, class Select, class Emit, class StateView,
+          class TotalView>
 struct CompactLookback {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
@@ -151,7 +136,7 @@ struct CompactLookback {
   std::int64_t n, tiles;
 
   static std::size_t scratch_bytes() {
-    if (Warp) return 0;
+    if (Warp) return sizeof(typename Emit::value_type) * tile + alignof(typename Emit::value_type);
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
@@ -159,9 +144,10 @@ struct CompactLookback {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      CudaSeam::warp_tile_compact<vt>(
+      CudaSeam::warp_tile_compact<vt, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
-          CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles});
+          CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles},
+          stage<typename Emit::value_type>(member, tile));
       return;
     }
 #endif
@@ -281,13 +267,18 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto state = workspace<std::uint64_t>(space, tiles + 1);
   Kokkos::deep_copy(space, state, 0);
+  constexpr int min_teams = Tuning::lookback_min_teams(sizeof(typename Emit::value_type));
+  using Bounds = Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    using Functor =
-        CompactLookback<decltype(seam)::value, ExecSpace, Select, Emit, decltype(state), TotalView>;
-    Kokkos::parallel_for("Ordo::copy_if::tiles",
-                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::lookback_team_size)
-                             .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
-                         Functor{select, emit, state, total, n, tiles});
+    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
+                                      Select, Emit, decltype(state), TotalView>;
+      Kokkos::parallel_for(
+          "Ordo::copy_if::tiles",
+          Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::lookback_team_size)
+              .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
+          Functor{select, emit, state, total, n, tiles});
+    });
   });
 }
 
@@ -381,7 +372,7 @@ void compact_dispatch(const ExecSpace& space, std::int64_t n, const Select& sele
 
 // One team per tile. Warp: the CUDA seam (warp ballots, one atomic per tile); otherwise the
 // portable version: count the tile, claim room with one atomic per team, scan the tile to write.
-template <bool Warp, class ExecSpace, class Select, class Emit, class TotalView>
+template <bool Warp, int G, class ExecSpace, class Select, class Emit, class TotalView>
 struct CompactUnordered {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Select select;
@@ -393,9 +384,9 @@ struct CompactUnordered {
     const auto span = tile_span(member.league_rank(), tile, n);
 #if defined(ORDO_CUDA_WARP_COMPACT)
     if constexpr (Warp) {
-      CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread>(
+      CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
-          CudaSeam::AtomicBase<TotalView>{total});
+          CudaSeam::AtomicBase<TotalView>{total}, stage<typename Emit::value_type>(member, tile));
       return;
     }
 #endif
@@ -421,12 +412,17 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   if (n == 0) return;
   using Tuning = CompactTuning<ExecSpace>;
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, (n + tile - 1) / tile, Tuning::team_size);
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    Kokkos::parallel_for(
-        "Ordo::copy_if_unordered::tiles", policy,
-        CompactUnordered<decltype(seam)::value, ExecSpace, Select, Emit, TotalView>{
-            select, emit, total, n, tile});
+    const auto stage_bytes = seam ? sizeof(typename Emit::value_type) * tile + 16 : 0;
+    const auto policy =
+        Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
+            .set_scratch_size(0, Kokkos::PerTeam(stage_bytes));
+    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      Kokkos::parallel_for(
+          "Ordo::copy_if_unordered::tiles", policy,
+          CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,
+                           TotalView>{select, emit, total, n, tile});
+    });
   });
 }
 
@@ -461,10 +457,7 @@ std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int6
                                const Select& select, const Emit& emit) {
   const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
   compact<Ordered>(space, n, select, emit, total);
-  std::int64_t count = 0;
-  Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(&count),
-                    Kokkos::subview(total, 0));
-  space.fence(std::string(fn) + ": fence");
+  const std::int64_t count = read_back<1>(space, total, std::string(fn) + ": fence")[0];
   if (count > emit.capacity()) {
     fail(fn, "out has " + std::to_string(emit.capacity()) + " elements, the selection has " +
                  std::to_string(count) + " (nothing was written past out's end)");

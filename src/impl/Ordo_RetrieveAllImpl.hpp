@@ -21,8 +21,13 @@ namespace Ordo::Impl {
 template <class Map>
 struct SelectMapSlot {
   Map map;
+  static constexpr bool by_value = false;
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
     return map.valid_at(typename Map::size_type(i));
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
+    return false;
   }
 };
 
@@ -32,6 +37,7 @@ template <class Map, class KeyView, class ValueView>
 struct EmitMapEntry {
   using Value = std::conditional_t<Map::is_set, int, typename Map::value_type>;
   using value_type = Kokkos::pair<typename Map::key_type, Value>;
+  static constexpr int group = 1;
   Map map;
   KeyView keys;
   ValueView values;
@@ -45,6 +51,9 @@ struct EmitMapEntry {
     }
     return entry;
   }
+  bool aligned() const { return false; }
+  template <int G>
+  KOKKOS_INLINE_FUNCTION void load_group(std::int64_t, value_type*) const {}
   KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& entry) const {
     keys(pos) = entry.first;
     if constexpr (!Map::is_set) {

@@ -10,8 +10,10 @@
 //   load_block_tile  a sort block into padded scratch, full blocks in slab-transposed order
 //                    (load_offset, Ordo_Slab.hpp)
 //   store_tile       a sort block from scratch to its sink, in order
-// (The compaction's tiles read their elements through the emitters of Ordo_CopyIfImpl.hpp and
-// write them scattered by rank; the copy-roof work folds them into this file.)
+//   load_vector      G consecutive elements in one 16-byte load (vector_group, vector_aligned):
+//                    the compaction's full tiles on CUDA's warp seam, which stage the kept
+//                    elements in scratch and store them coalesced (Ordo_Cuda_Compact.hpp)
+// (The merge and search tiles still load element by element: issue 20's next step.)
 
 #include <impl/Ordo_Slab.hpp>
 #include <impl/Ordo_Traits.hpp>
@@ -22,6 +24,34 @@
 #include <type_traits>
 
 namespace Ordo::Impl {
+
+// Vector access: G consecutive elements of T as one 16-byte load where the address allows.
+// vector_group<T>: how many elements of T a 16-byte vector holds (1: T does not tile one).
+template <class T>
+inline constexpr int vector_group = std::is_trivially_copyable_v<T> && sizeof(T) <= 8 &&
+                                            16 % sizeof(T) == 0
+                                        ? int(16 / sizeof(T))
+                                        : 1;
+
+template <int G, class T>
+struct alignas(G * sizeof(T)) VectorOf {
+  T v[G];
+};
+
+// Whether element 0 at p starts a vector of G elements (then so does every element G * k).
+template <int G, class T>
+bool vector_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % alignof(VectorOf<G, T>) == 0;
+}
+
+// v[0, G) = p[0, G) in one load; p is G-aligned (vector_aligned).
+template <int G, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_vector(const T* p, std::remove_const_t<T>* v) {
+  using Vector = VectorOf<G, std::remove_const_t<T>>;
+  const Vector x = *reinterpret_cast<const Vector*>(p);
+  ORDO_UNROLL
+  for (int j = 0; j < G; ++j) v[j] = x.v[j];
+}
 
 // Cooperative, coalesced staging of tile(0, count) = load(0, count): element i is loaded by
 // thread i % team_size, with VT loads in flight per thread. Full tiles (at least VT * team_size

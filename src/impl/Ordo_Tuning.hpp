@@ -62,6 +62,9 @@ struct CompactTuning {
   static constexpr int items_per_thread = 1 << 14;
   static constexpr int lookback_team_size = 1;
   static constexpr int lookback_items_per_thread = 1 << 12;
+  // The single pass launches with Kokkos::LaunchBounds<lookback_team_size, this> (0: unbounded)
+  // for elements of value_bytes bytes.
+  static constexpr int lookback_min_teams(std::size_t) { return 0; }
 };
 
 // A size switch point that is never reached.
@@ -216,6 +219,15 @@ struct CompactTuning<Kokkos::Cuda> {
   static constexpr int items_per_thread = 16;
   static constexpr int lookback_team_size = 256;
   static constexpr int lookback_items_per_thread = 16;
+  // Measured on the H100 with probes (copy_if of u32 and u64 keys, 2^20 to 2^28, against
+  // cub::DeviceSelect::If in the same run): the single pass waits on its look-back, so its speed
+  // follows the tiles resident per SM. Unbounded, ptxas hoists every load of a tile (60 to 72
+  // registers: 4 teams an SM) and the pass ran at 0.70x cub (u32, 2^28); bounds for 6 teams
+  // (40 registers, no spills) 0.81x; for 8, Kokkos refuses the launch (its scratch, 16 KiB a
+  // team). u64 keys: 6 teams 0.85x, 5 teams 0.94x to 0.97x, unbounded 0.81x.
+  static constexpr int lookback_min_teams(std::size_t value_bytes) {
+    return value_bytes <= 4 ? 6 : 5;
+  }
   // The warp seam (Ordo_Cuda_Compact.hpp) takes whole warps, at most 32 of them.
   static_assert(team_size % 32 == 0 && team_size <= 1024, "whole warps");
   static_assert(lookback_team_size % 32 == 0 && lookback_team_size <= 1024, "whole warps");

@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -49,7 +50,8 @@ enum class WorkspaceSlot : int {
   sort_permutation = 6,
   sort_samples = 7,
   radix_words = 8,
-  radix_counts = 9
+  radix_counts = 9,
+  read_back = 10  // pinned host memory (read_back)
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
@@ -74,14 +76,13 @@ std::uintptr_t instance_key(const ExecSpace& space) {
 
 // At least `count` elements of T in the workspace slot of `space`, valid until the next call on
 // the same instance that asks that slot for more.
-template <class T, class ExecSpace>
-using WorkspaceView =
-    Kokkos::View<T*, typename ExecSpace::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+// (MemorySpace: where the slot lies; by default the execution space's memory.)
+template <class T, class ExecSpace, class MemorySpace = typename ExecSpace::memory_space>
+using WorkspaceView = Kokkos::View<T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-template <class T, class ExecSpace>
-WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count,
-                                      WorkspaceSlot slot = WorkspaceSlot::partition) {
-  using MemorySpace = typename ExecSpace::memory_space;
+template <class T, class ExecSpace, class MemorySpace = typename ExecSpace::memory_space>
+WorkspaceView<T, ExecSpace, MemorySpace> workspace(const ExecSpace& space, std::size_t count,
+                                                   WorkspaceSlot slot = WorkspaceSlot::partition) {
   auto& registry = WorkspaceRegistry<MemorySpace>::get();
   const std::pair<std::uintptr_t, int> key{instance_key(space), int(slot)};
   const std::size_t bytes = count * sizeof(T) + alignof(std::max_align_t);
@@ -102,13 +103,29 @@ WorkspaceView<T, ExecSpace> workspace(const ExecSpace& space, std::size_t count,
                                "; the call's inputs are unchanged (" + e.what() + ")");
     }
   }
-  return WorkspaceView<T, ExecSpace>(reinterpret_cast<T*>(buffer.data()), count);
+  return WorkspaceView<T, ExecSpace, MemorySpace>(reinterpret_cast<T*>(buffer.data()), count);
+}
+
+// counts(0, K) on the host: one asynchronous copy into the instance's pinned host slot
+// (Kokkos::SharedHostPinnedSpace), then one fence of `space` labelled `fence`.
+template <std::size_t K, class ExecSpace, class CountView>
+std::array<std::int64_t, K> read_back(const ExecSpace& space, const CountView& counts,
+                                      const std::string& fence) {
+  const auto host = workspace<std::int64_t, ExecSpace, Kokkos::SharedHostPinnedSpace>(
+      space, K, WorkspaceSlot::read_back);
+  Kokkos::deep_copy(space, host,
+                    Kokkos::subview(counts, Kokkos::pair<std::size_t, std::size_t>(0, K)));
+  space.fence(fence);
+  std::array<std::int64_t, K> values{};
+  for (std::size_t i = 0; i < K; ++i) values[i] = host(i);
+  return values;
 }
 
 }  // namespace Impl
 
-/// Frees every workspace buffer Ordo holds. Synchronization: none needed beyond the caller's
-/// guarantee that no Ordo call is in flight.
+/// Frees every workspace buffer Ordo holds in MemorySpace (the counts Ordo reads back sit in
+/// Kokkos::SharedHostPinnedSpace). Synchronization: none needed beyond the caller's guarantee that
+/// no Ordo call is in flight.
 template <class MemorySpace>
 void release_workspaces() {
   Impl::WorkspaceRegistry<MemorySpace>::get().clear();

@@ -37,7 +37,7 @@ struct LookbackBase {
   KOKKOS_INLINE_FUNCTION std::int64_t tile_id(std::int64_t, int t) const {
 #if defined(__CUDA_ARCH__)
     __shared__ long long id;
-    __syncthreads();  // the shared word is free (a block may run several teams)
+    __syncthreads();  // the shared word is free
     if (t == 0) id = (long long)atomicAdd((unsigned long long*)&state(tiles), 1ull);
     __syncthreads();
     return id;
@@ -110,31 +110,93 @@ struct AtomicBase {
 };
 
 // Compaction of one tile of team_size * VT elements of [0, n) (team_size a multiple of 32, at
-// most 1024; base.tile_id says which), this thread's rank t. Warp w takes the 32 * VT consecutive
-// elements from w * 32 * VT on, 32 per step, so the tile's output order is warp, step, lane: input
-// order. Each warp ballots its VT steps, warp 0 scans the warp counts and asks `base` (LookbackBase
-// or AtomicBase) where the tile's output starts, then every lane writes its selected elements.
-template <int VT, class Select, class Emit, class Base>
+// most 1024; base.tile_id says which), this thread's rank t, with `stage` (team_size * VT
+// elements of the team's scratch). Warp w takes the 32 * VT consecutive elements from w * 32 * VT
+// on in VT / G steps of 32 * G: at step s lane l holds elements s * 32 * G + l * G + [0, G)
+// (G > 1: one vector load, emit.load_group, in full tiles). Each warp ballots its elements and
+// writes the kept ones, in input order, to the front of its part of `stage`; warp 0 scans the
+// warp counts and asks `base` (LookbackBase or AtomicBase) where the tile's output starts; then
+// each warp stores its kept elements from `stage` to consecutive positions (coalesced).
+template <int VT, int G, class Select, class Emit, class Base>
 KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int64_t n,
                                               int team_size, int t, const Select& select,
-                                              const Emit& emit, const Base& base) {
+                                              const Emit& emit, const Base& base,
+                                              typename Emit::value_type* stage) {
 #if defined(__CUDA_ARCH__)
+  static_assert(VT % G == 0, "whole groups per thread");
+  using T = typename Emit::value_type;
+  __syncthreads();  // the stage and the shared words are free (a block may run several teams)
   const std::int64_t id = base.tile_id(league_rank, t);
   __shared__ long long tile_base;
   __shared__ int warp_offsets[32];
-  const unsigned full = 0xffffffffu;
+  const unsigned full = 0xffffffffu, below = (1u << (t & 31)) - 1u;
   const int lane = t & 31, warp = t >> 5, warps = team_size >> 5;
   const std::int64_t first = id * team_size * VT + std::int64_t(warp) * 32 * VT;
-
-  unsigned masks[VT];
-  int count = 0;
+  T* const kept = stage + warp * 32 * VT;
+  int count = 0;  // the warp's kept elements so far
+  // Stages the kept ones of this lane's group v[0, g) of step s (keep[j]: element j is kept).
+  auto stage_group = [&](auto g, const T* v, const bool* keep) {
+    constexpr int Gs = decltype(g)::value;
+    unsigned m[Gs];
+    int before = 0, step = 0;
 #pragma unroll
-  for (int k = 0; k < VT; ++k) {
-    const std::int64_t i = first + 32 * k + lane;
-    masks[k] = __ballot_sync(full, i < n && select(i));
-    count += __popc(masks[k]);
+    for (int j = 0; j < Gs; ++j) {
+      m[j] = __ballot_sync(full, keep[j]);
+      before += __popc(m[j] & below);
+      step += __popc(m[j]);
+    }
+    int p = count + before;
+#pragma unroll
+    for (int j = 0; j < Gs; ++j) {
+      if (keep[j]) kept[p++] = v[j];
+    }
+    count += step;
+  };
+  if (first + 32 * VT <= n) {
+    // A full tile: every load unchecked and in flight before the first test.
+    T v[VT];
+#pragma unroll
+    for (int s = 0; s < VT / G; ++s) {
+      if constexpr (G > 1) {
+        emit.template load_group<G>(first + s * 32 * G + lane * G, &v[s * G]);
+      } else if constexpr (Select::by_value) {
+        v[s] = emit.load(first + 32 * s + lane);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < VT / G; ++s) {
+      bool keep[G];
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        if constexpr (Select::by_value) {
+          keep[j] = select.of_value(v[s * G + j]);
+        } else {
+          const std::int64_t i = first + s * 32 * G + lane * G + j;
+          keep[j] = select(i);
+          if (G == 1 && keep[j]) v[s] = emit.load(i);  // groups are loaded whole, above
+        }
+      }
+      stage_group(std::integral_constant<int, G>{}, &v[s * G], keep);
+    }
+  } else {
+    // The last tile, element by element.
+#pragma unroll 1
+    for (int k = 0; k < VT; ++k) {
+      const std::int64_t i = first + 32 * k + lane;
+      T v{};
+      bool keep = false;
+      if constexpr (Select::by_value) {
+        if (i < n) {
+          v = emit.load(i);
+          keep = select.of_value(v);
+        }
+      } else {
+        keep = i < n && select(i);
+        if (keep) v = emit.load(i);
+      }
+      stage_group(std::integral_constant<int, 1>{}, &v, &keep);
+    }
   }
-  __syncthreads();  // the shared words are free (a block may run several teams)
   if (lane == 0) warp_offsets[warp] = count;
   __syncthreads();
 
@@ -152,18 +214,14 @@ KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int
   }
   __syncthreads();
 
-  std::int64_t pos = tile_base + warp_offsets[warp];
-  const unsigned below = (1u << lane) - 1u;
-  const std::int64_t capacity = emit.capacity();
-#pragma unroll
-  for (int k = 0; k < VT; ++k) {
-    const std::int64_t at = pos + __popc(masks[k] & below);
-    if (((masks[k] >> lane) & 1u) && at < capacity)
-      emit.store(at, emit.load(first + 32 * k + lane));
-    pos += __popc(masks[k]);
+  const std::int64_t out = tile_base + warp_offsets[warp];
+  const std::int64_t room = emit.capacity() - out;
+  for (int j = lane; j < count; j += 32) {
+    if (j < room) emit.store(out + j, kept[j]);
   }
 #else
-  (void)league_rank, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base;
+  (void)league_rank, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base,
+      (void)stage;
 #endif
 }
 
