@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ordo-perf-mpi: Ordo::MPI's distributed sort under mpiexec, weak or strong scaling, with its
+// phase times, the bytes each rank sent, and two baselines measured in the same run: one rank's
+// local Ordo::sort of its keys, and an MPI_Alltoallv of the same bytes. Run it on every rank:
+//
+//   mpiexec -n 2 ordo-perf-mpi sort --log2n 23 --scaling weak --format jsonl
+#include "Ordo_PerfHarness.hpp"
+
+#include <Ordo_MPI.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using OrdoPerf::ExecSpace;
+using OrdoPerf::MemorySpace;
+
+struct Options {
+  std::string log2n = "20:23";
+  std::string scaling = "weak";
+  std::string key = "u32";
+  bool values = false;
+  std::string dist = "uniform";
+  std::string exchange = "automatic";
+  int reps = 5;
+  int warmup = 1;
+  bool check = false;
+};
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int ranks_of(MPI_Comm comm) {
+  int p = 0;
+  MPI_Comm_size(comm, &p);
+  return p;
+}
+
+double max_over_ranks(double x) {
+  double m = 0;
+  MPI_Allreduce(&x, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+
+double sum_over_ranks(double x) {
+  double s = 0;
+  MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return s;
+}
+
+// This rank's keys: uniform over the type, Zipf(1.1) over [1, 2^20] (a few keys very common),
+// or all equal.
+template <class Key>
+std::vector<Key> make_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
+  std::vector<Key> v(n);
+  std::uint64_t state = seed;
+  if (dist == "zipf") {
+    const int K = 1 << 20;
+    std::vector<double> cdf(K);
+    double sum = 0;
+    for (int k = 1; k <= K; ++k) cdf[k - 1] = (sum += std::pow(double(k), -1.1));
+    for (auto& x : v) {
+      const double u = double(OrdoPerf::splitmix64(state) >> 11) / double(1ull << 53) * sum;
+      x = Key(1 + (std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin()));
+    }
+  } else if (dist == "equal") {
+    std::fill(v.begin(), v.end(), Key(7));
+  } else {
+    for (auto& x : v) x = Key(OrdoPerf::splitmix64(state));
+  }
+  return v;
+}
+
+struct Row {
+  std::vector<double> total, local_sort, splitters, exchange, merge;
+  int rounds = 0;
+  double bytes_sent_max = 0, bytes_sent_mean = 0, keys_max = 0;
+  bool direct = false;
+};
+
+// One point: its JSON line and its table line (on rank 0; empty elsewhere).
+struct Lines {
+  std::string jsonl, table;
+};
+
+template <class Key>
+Lines run_point(const Options& o, int log2n) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int me = rank_of(comm), P = ranks_of(comm);
+  const std::uint64_t total_n =
+      o.scaling == "weak" ? (std::uint64_t(1) << log2n) * P : (std::uint64_t(1) << log2n);
+  const std::size_t n = total_n / P + (std::uint64_t(me) < total_n % P ? 1 : 0);
+  const ExecSpace space;
+  const auto host_keys = make_keys<Key>(o.dist, n, 0x5eed + 7919 * std::uint64_t(me) + log2n);
+  Kokkos::View<Key*, MemorySpace> input("input", n), work("work", n);
+  {
+    auto h = Kokkos::create_mirror_view(input);
+    std::copy(host_keys.begin(), host_keys.end(), h.data());
+    Kokkos::deep_copy(input, h);
+  }
+  Kokkos::View<std::uint32_t*, MemorySpace> values("values", o.values ? n : 0);
+  Kokkos::deep_copy(values, 1u);
+
+  Ordo::MPI::SortOptions options;
+  options.exchange = o.exchange == "direct"   ? Ordo::MPI::Exchange::direct
+                     : o.exchange == "staged" ? Ordo::MPI::Exchange::staged
+                                              : Ordo::MPI::Exchange::automatic;
+  Ordo::MPI::SortStats stats;
+  options.stats = &stats;
+  Row row;
+  Kokkos::View<Key*, MemorySpace> result;
+  for (int r = 0; r < o.warmup + o.reps; ++r) {
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    if (o.values) {
+      result = Ordo::MPI::sort_by_key(space, comm, input, values, Ordo::less<>{}, options).keys;
+    } else {
+      result = Ordo::MPI::sort(space, comm, input, Ordo::less<>{}, options);
+    }
+    const double t = max_over_ranks(MPI_Wtime() - t0);
+    if (r < o.warmup) continue;
+    row.total.push_back(t * 1e3);
+    row.local_sort.push_back(max_over_ranks(stats.local_sort_seconds) * 1e3);
+    row.splitters.push_back(max_over_ranks(stats.splitter_seconds) * 1e3);
+    row.exchange.push_back(max_over_ranks(stats.exchange_seconds) * 1e3);
+    row.merge.push_back(max_over_ranks(stats.merge_seconds) * 1e3);
+  }
+  row.rounds = int(max_over_ranks(stats.splitter_rounds));
+  row.bytes_sent_max = max_over_ranks(double(stats.bytes_sent));
+  row.bytes_sent_mean = sum_over_ranks(double(stats.bytes_sent)) / P;
+  row.keys_max = max_over_ranks(double(stats.keys_after));
+  row.direct = stats.direct;
+
+  if (o.check) {
+    // Rank 0 compares the gathered result with std::sort of the gathered input.
+    auto gather = [&](const std::vector<Key>& mine) {
+      const int count = int(mine.size());
+      std::vector<int> counts(P), displs(P, 0);
+      MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+      for (int q = 1; q < P; ++q) displs[q] = displs[q - 1] + counts[q - 1];
+      std::vector<Key> all(me == 0 ? std::size_t(displs[P - 1]) + counts[P - 1] : 0);
+      const Ordo::MPI::Impl::ElementType type(sizeof(Key));
+      MPI_Gatherv(mine.data(), count, type.get(), all.data(), counts.data(), displs.data(),
+                  type.get(), 0, comm);
+      return all;
+    };
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, result);
+    auto expected = gather(host_keys);
+    const auto got = gather(std::vector<Key>(h.data(), h.data() + h.extent(0)));
+    std::sort(expected.begin(), expected.end());
+    int bad = me == 0 && got != expected;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+    if (bad)
+      throw std::runtime_error("ordo-perf-mpi: --check failed at log2n " + std::to_string(log2n));
+  }
+
+  // Baselines: one rank's local Ordo::sort of its keys; an MPI_Alltoallv of the same bytes.
+  std::vector<double> local, alltoall;
+  const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
+  std::vector<char> send(n * bytes_per_key), recv(n * bytes_per_key + P * bytes_per_key);
+  std::vector<int> counts(P), displs(P), rcounts(P), rdispls(P);
+  for (int q = 0; q < P; ++q) {
+    counts[q] = int((n / P + (std::size_t(q) < n % P ? 1 : 0)) * bytes_per_key);
+    displs[q] = q ? displs[q - 1] + counts[q - 1] : 0;
+  }
+  MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, comm);
+  for (int q = 0; q < P; ++q) rdispls[q] = q ? rdispls[q - 1] + rcounts[q - 1] : 0;
+  recv.resize(std::size_t(rdispls[P - 1]) + rcounts[P - 1]);
+  for (int r = 0; r < o.warmup + o.reps; ++r) {
+    Kokkos::deep_copy(space, work, input);
+    space.fence();
+    MPI_Barrier(comm);
+    double t0 = MPI_Wtime();
+    Ordo::sort(space, work, Ordo::less<>{});
+    space.fence();
+    const double t_local = max_over_ranks(MPI_Wtime() - t0);
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_BYTE, recv.data(), rcounts.data(),
+                  rdispls.data(), MPI_BYTE, comm);
+    const double t_all = max_over_ranks(MPI_Wtime() - t0);
+    if (r < o.warmup) continue;
+    local.push_back(t_local * 1e3);
+    alltoall.push_back(t_all * 1e3);
+  }
+
+  if (me != 0) return {};
+  const auto med = [](const std::vector<double>& v) { return OrdoPerf::summarize(v).median_ms; };
+  const auto t = OrdoPerf::summarize(row.total);
+  const double floor_ms = med(local) + med(alltoall);
+  const double balance = row.keys_max / (double(total_n) / P);
+  int threads = ExecSpace().concurrency();
+  char json[640], table[320];
+  std::snprintf(
+      json, sizeof json,
+      "{\"record\":\"point\",\"primitive\":\"mpi_sort\",\"scaling\":\"%s\",\"ranks\":%d,"
+      "\"concurrency\":%d,\"key\":\"%s\",\"values\":%s,\"dist\":\"%s\",\"log2n\":%d,"
+      "\"n_total\":%llu,\"exchange\":\"%s\",\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
+      "\"local_sort_ms\":%.4f,\"splitters_ms\":%.4f,\"exchange_ms\":%.4f,\"merge_ms\":%.4f,"
+      "\"splitter_rounds\":%d,\"bytes_sent_max\":%.0f,\"bytes_sent_mean\":%.0f,"
+      "\"balance\":%.4f,\"baseline_local_sort_ms\":%.4f,\"baseline_alltoallv_ms\":%.4f,"
+      "\"vs_local_plus_alltoallv\":%.3f}\n",
+      o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false", o.dist.c_str(),
+      log2n, (unsigned long long)total_n, row.direct ? "direct" : "staged", t.median_ms, t.min_ms,
+      t.max_ms, med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge),
+      row.rounds, row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
+      t.median_ms / floor_ms);
+  std::snprintf(table, sizeof table,
+                "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
+                "%9.3f %9.3f %6.2fx\n",
+                o.scaling.c_str(), P, o.key.c_str(), o.values ? "yes" : "no", o.dist.c_str(), log2n,
+                t.median_ms, med(row.local_sort), med(row.splitters), med(row.exchange),
+                med(row.merge), row.rounds, row.bytes_sent_max, balance, med(local), med(alltoall),
+                t.median_ms / floor_ms);
+  return {json, table};
+}
+
+void context(std::ostream& out, bool jsonl) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string mpi(version, length);
+  mpi = mpi.substr(0, mpi.find_first_of(",\n"));
+  const std::string kokkos = std::to_string(KOKKOS_VERSION / 10000) + "." +
+                             std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+                             std::to_string(KOKKOS_VERSION % 100);
+  const int P = ranks_of(MPI_COMM_WORLD);
+  if (jsonl) {
+    out << "{\"record\":\"context\",\"ordo_version\":\"" << ORDO_VERSION_STRING
+        << "\",\"ordo_commit\":\"" << ORDO_GIT_HASH << "\",\"kokkos_version\":\"" << kokkos
+        << "\",\"execution_space\":\"" << ExecSpace::name()
+        << "\",\"concurrency\":" << ExecSpace().concurrency() << ",\"ranks\":" << P << ",\"mpi\":\""
+        << mpi << "\"}\n";
+  } else {
+    out << "Ordo " << ORDO_VERSION_STRING << " (" << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", "
+        << ExecSpace::name() << " (" << ExecSpace().concurrency() << ") per rank, " << P
+        << " ranks, " << mpi << "\n"
+        << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv)\n"
+        << "scale  ranks key  values dist     log2n     total     local splitters  exchange"
+           "     merge rounds   bytes_sent balance  base_srt  base_a2a     vs\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  {
+    CLI::App app{"ordo-perf-mpi: Ordo::MPI's distributed sort, its phases and baselines"};
+    app.require_subcommand(1);
+    app.fallthrough();
+    Options o;
+    std::string format = "table", output;
+    app.add_option("--format", format, "table or jsonl")->check(CLI::IsMember({"table", "jsonl"}));
+    app.add_option("--output", output, "also append JSON lines to this file (rank 0)");
+    app.add_option("--reps", o.reps, "timed repetitions per point (median, min, max)");
+    app.add_option("--warmup", o.warmup, "untimed calls before timing");
+    auto* sort = app.add_subcommand("sort", "time Ordo::MPI::sort (sort_by_key with --values)");
+    sort->add_option("--log2n", o.log2n,
+                     "log2 of the keys per rank (weak) or in all (strong): first:last[:step]");
+    sort->add_option("--scaling", o.scaling, "weak or strong")
+        ->check(CLI::IsMember({"weak", "strong"}));
+    sort->add_option("--key", o.key, "key type")->check(CLI::IsMember({"u32", "u64"}));
+    sort->add_flag("--values", o.values, "carry u32 values with the keys");
+    sort->add_option("--dist", o.dist, "uniform, zipf (Zipf 1.1 over [1, 2^20]) or equal")
+        ->check(CLI::IsMember({"uniform", "zipf", "equal"}));
+    sort->add_option("--exchange", o.exchange, "automatic, direct or staged")
+        ->check(CLI::IsMember({"automatic", "direct", "staged"}));
+    sort->add_flag("--check", o.check, "check the gathered result against std::sort on rank 0");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      status = rank_of(MPI_COMM_WORLD) == 0 ? app.exit(e) : 1;
+      MPI_Finalize();
+      return status;
+    }
+    Kokkos::ScopeGuard guard(argc, argv);
+    try {
+      const bool jsonl = format == "jsonl";
+      std::ofstream file;
+      const bool root = rank_of(MPI_COMM_WORLD) == 0;
+      if (root) {
+        context(std::cout, jsonl);
+        if (!output.empty()) {
+          file.open(output, std::ios::app);
+          context(file, true);
+        }
+      }
+      for (int log2n : OrdoPerf::parse_log2n(o.log2n)) {
+        const Lines lines = o.key == "u64" ? run_point<std::uint64_t>(o, log2n)
+                                           : run_point<std::uint32_t>(o, log2n);
+        if (!root) continue;
+        std::cout << (jsonl ? lines.jsonl : lines.table) << std::flush;
+        if (file.is_open()) file << lines.jsonl << std::flush;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "rank " << rank_of(MPI_COMM_WORLD) << ": " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_MPI_CALL_HPP
+#define ORDO_MPI_CALL_HPP
+
+// The first collective of every distributed sort: each rank says which form it called, with which
+// key and value sizes, how many keys it holds, and whether its own arguments were bad. Every rank
+// sees every record and throws the same error when any rank's input was bad or the ranks
+// disagree, so that no rank is left waiting in a later collective.
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace Ordo::MPI::Impl {
+
+inline void check_mpi(int code, const char* what) {
+  if (code != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    throw std::runtime_error(std::string("Ordo::MPI: ") + what +
+                             " failed: " + std::string(text, length));
+  }
+}
+
+enum class Form : std::uint32_t {
+  sort = 1,
+  sort_by_key,
+  stable_sort_by_key,
+  sort_keep_counts,
+  sort_by_key_keep_counts,
+};
+
+constexpr const char* form_name(Form form) {
+  switch (form) {
+    case Form::sort: return "Ordo::MPI::sort";
+    case Form::sort_by_key: return "Ordo::MPI::sort_by_key";
+    case Form::stable_sort_by_key: return "Ordo::MPI::stable_sort_by_key";
+    case Form::sort_keep_counts: return "Ordo::MPI::sort_keep_counts";
+    case Form::sort_by_key_keep_counts: return "Ordo::MPI::sort_by_key_keep_counts";
+  }
+  return "Ordo::MPI (unknown form)";
+}
+
+constexpr bool keeps_counts(Form form) {
+  return form == Form::sort_keep_counts || form == Form::sort_by_key_keep_counts;
+}
+
+// One rank's account of its call; exchanged as bytes.
+struct CallRecord {
+  std::uint32_t magic = 0x4f52444f;  // "ORDO"
+  Form form = Form::sort;
+  std::uint32_t key_size = 0;
+  std::uint32_t value_size = 0;  // 0: keys only
+  double imbalance = 0;
+  std::uint64_t count = 0;
+  std::uint32_t bad = 0;
+  char message[236] = {};
+
+  void reject(const std::string& what) {
+    bad = 1;
+    std::strncpy(message, what.c_str(), sizeof(message) - 1);
+  }
+};
+
+// What every rank knows once the records agree.
+struct Agreement {
+  int rank = 0;
+  int ranks = 1;
+  std::vector<std::uint64_t> counts;  // keys on each rank before the sort
+  std::uint64_t total = 0;
+};
+
+inline std::string describe(const CallRecord& r) {
+  std::string s =
+      std::string(form_name(r.form)) + " with " + std::to_string(r.key_size) + "-byte keys";
+  if (r.value_size) s += " and " + std::to_string(r.value_size) + "-byte values";
+  return s;
+}
+
+inline Agreement agree_on_call(MPI_Comm comm, const CallRecord& mine) {
+  const char* fn = form_name(mine.form);
+  Agreement a;
+  check_mpi(MPI_Comm_rank(comm, &a.rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &a.ranks), "MPI_Comm_size");
+  std::vector<CallRecord> all(a.ranks);
+  check_mpi(MPI_Allgather(&mine, sizeof(CallRecord), MPI_BYTE, all.data(), sizeof(CallRecord),
+                          MPI_BYTE, comm),
+            "MPI_Allgather of the call records");
+  for (int r = 0; r < a.ranks; ++r) {
+    if (all[r].magic != mine.magic) {
+      throw std::invalid_argument(std::string(fn) + ": rank " + std::to_string(r) +
+                                  " is not in an Ordo::MPI sort (ranks disagree on the call)");
+    }
+  }
+  for (int r = 0; r < a.ranks; ++r) {
+    if (all[r].bad) {
+      throw std::invalid_argument(std::string(fn) + ": bad input on rank " + std::to_string(r) +
+                                  ": " + all[r].message);
+    }
+  }
+  for (int r = 0; r < a.ranks; ++r) {
+    const CallRecord& o = all[r];
+    if (o.form != all[0].form || o.key_size != all[0].key_size ||
+        o.value_size != all[0].value_size) {
+      throw std::invalid_argument(std::string(fn) + ": ranks disagree on the call: rank 0 called " +
+                                  describe(all[0]) + ", rank " + std::to_string(r) + " called " +
+                                  describe(o));
+    }
+    if (!keeps_counts(o.form) && o.imbalance != all[0].imbalance) {
+      throw std::invalid_argument(std::string(fn) +
+                                  ": ranks disagree on options.imbalance: rank 0 " + "passed " +
+                                  std::to_string(all[0].imbalance) + ", rank " + std::to_string(r) +
+                                  " passed " + std::to_string(o.imbalance));
+    }
+  }
+  for (const CallRecord& r : all) {
+    a.counts.push_back(r.count);
+    a.total += r.count;
+  }
+  // MPI's counts and displacements are int: no rank may send or receive more than INT_MAX keys.
+  constexpr auto int_max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  std::uint64_t most = *std::max_element(a.counts.begin(), a.counts.end());
+  if (!keeps_counts(mine.form)) {
+    const double balanced = (1 + mine.imbalance) * double(a.total) / a.ranks;
+    most = std::max(most, static_cast<std::uint64_t>(balanced) + 1);
+  }
+  if (most > int_max) {
+    throw std::invalid_argument(std::string(fn) + ": a rank would hold " + std::to_string(most) +
+                                " keys; at most " + std::to_string(int_max) +
+                                " a rank (MPI's int counts)");
+  }
+  return a;
+}
+
+}  // namespace Ordo::MPI::Impl
+
+#endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_MPI_EXCHANGE_HPP
+#define ORDO_MPI_EXCHANGE_HPP
+
+// The one exchange of the distributed sort: MPI_Alltoallv of sorted runs, either straight from
+// the Views' memory or through pinned host buffers.
+
+#include <Ordo_MPISortTypes.hpp>
+#include <impl/Ordo_MPICall.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <mpi.h>
+#if defined(OPEN_MPI) && __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
+#include <numeric>
+#include <vector>
+
+namespace Ordo::MPI::Impl {
+
+// Whether the MPI library says, at run time, that it takes CUDA device memory.
+inline bool mpi_takes_cuda_memory() {
+#if defined(OMPI_HAVE_MPI_EXT_CUDA)
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+template <class MemSpace>
+bool exchange_direct(Exchange how) {
+  if (how != Exchange::automatic) return how == Exchange::direct;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) return true;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::Cuda, MemSpace>::accessible) {
+    return mpi_takes_cuda_memory();
+  }
+#endif
+  return false;
+}
+
+// An MPI datatype of one element: counts and displacements are in elements, not bytes.
+class ElementType {
+ public:
+  explicit ElementType(int bytes) {
+    check_mpi(MPI_Type_contiguous(bytes, MPI_BYTE, &type_), "MPI_Type_contiguous");
+    check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~ElementType() { MPI_Type_free(&type_); }
+  ElementType(const ElementType&) = delete;
+  ElementType& operator=(const ElementType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// Element counts to and from every rank, and where each run starts.
+struct ExchangePlan {
+  std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+  std::size_t received = 0;
+};
+
+inline ExchangePlan plan_exchange(MPI_Comm comm, const std::vector<std::uint64_t>& cuts) {
+  const int ranks = static_cast<int>(cuts.size()) - 1;
+  ExchangePlan p;
+  p.send_counts.resize(ranks);
+  p.recv_counts.resize(ranks);
+  p.send_displs.resize(ranks);
+  p.recv_displs.resize(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    p.send_counts[r] = static_cast<int>(cuts[r + 1] - cuts[r]);
+    p.send_displs[r] = static_cast<int>(cuts[r]);
+  }
+  check_mpi(MPI_Alltoall(p.send_counts.data(), 1, MPI_INT, p.recv_counts.data(), 1, MPI_INT, comm),
+            "MPI_Alltoall of the counts");
+  std::exclusive_scan(p.recv_counts.begin(), p.recv_counts.end(), p.recv_displs.begin(), 0);
+  p.received = std::size_t(p.recv_displs[ranks - 1]) + p.recv_counts[ranks - 1];
+  return p;
+}
+
+// recv's runs from every rank, in rank order, from send's runs to every rank. Fences `space`.
+template <class ExecSpace, class T, class... SendProps, class... RecvProps>
+void exchange(const ExecSpace& space, MPI_Comm comm, const ExchangePlan& plan,
+              const Kokkos::View<T*, SendProps...>& send,
+              const Kokkos::View<T*, RecvProps...>& recv, bool direct) {
+  const ElementType type(sizeof(T));
+  if (direct) {
+    space.fence("Ordo::MPI::sort: before the exchange");
+    check_mpi(MPI_Alltoallv(send.data(), plan.send_counts.data(), plan.send_displs.data(),
+                            type.get(), recv.data(), plan.recv_counts.data(),
+                            plan.recv_displs.data(), type.get(), comm),
+              "MPI_Alltoallv");
+    return;
+  }
+  using Staging = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
+  Staging host_send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::MPI::sort::send"),
+                    send.extent(0));
+  Staging host_recv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::MPI::sort::recv"),
+                    recv.extent(0));
+  Kokkos::deep_copy(space, host_send, send);
+  space.fence("Ordo::MPI::sort: staged send");
+  check_mpi(MPI_Alltoallv(host_send.data(), plan.send_counts.data(), plan.send_displs.data(),
+                          type.get(), host_recv.data(), plan.recv_counts.data(),
+                          plan.recv_displs.data(), type.get(), comm),
+            "MPI_Alltoallv");
+  Kokkos::deep_copy(space, recv, host_recv);
+  space.fence("Ordo::MPI::sort: staged receive");
+}
+
+}  // namespace Ordo::MPI::Impl
+
+#endif

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_MPI_SORT_IMPL_HPP
+#define ORDO_MPI_SORT_IMPL_HPP
+
+// The distributed sort: agree on the call, sort locally with Ordo, refine splitters
+// (Ordo_MPISplitters.hpp), exchange once (Ordo_MPIExchange.hpp), merge the received sorted runs
+// with Ordo's merge.
+
+#include <Ordo_MPISortTypes.hpp>
+#include <impl/Ordo_MPICall.hpp>
+#include <impl/Ordo_MPIExchange.hpp>
+#include <impl/Ordo_MPISplitters.hpp>
+
+#include <Ordo_Merge.hpp>
+#include <Ordo_Sort.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace Ordo::MPI::Impl {
+
+struct NoValues {};
+
+template <class ExecSpace, class Comp, class KeyView, class... ValueViews>
+constexpr void check_types() {
+  Ordo::Impl::static_check_views<ExecSpace, KeyView, ValueViews...>();
+  static_assert(std::is_trivially_copyable_v<typename KeyView::value_type> &&
+                    (std::is_trivially_copyable_v<typename ValueViews::value_type> && ...),
+                "Ordo::MPI: keys and values must be trivially copyable (they cross MPI as bytes)");
+  using Key = typename KeyView::non_const_value_type;
+  static_assert(std::is_invocable_r_v<bool, const Comp&, const Key&, const Key&>,
+                "Ordo::MPI: the comparator must order two keys of the key View's type");
+}
+
+// Adds the time since the last lap to a SortStats field; fences only when stats are wanted.
+class PhaseClock {
+ public:
+  explicit PhaseClock(SortStats* stats) : stats_(stats) {}
+  template <class ExecSpace>
+  void lap(const ExecSpace& space, double SortStats::*field) {
+    if (!stats_) return;
+    space.fence("Ordo::MPI::sort: phase timer");
+    const auto now = std::chrono::steady_clock::now();
+    stats_->*field += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  SortStats* stats_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+template <class View>
+View part(const View& v, std::size_t begin, std::size_t end) {
+  return Kokkos::subview(v, Kokkos::make_pair(begin, end));
+}
+
+template <class View>
+View uninitialized(const char* label, std::size_t n) {
+  return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+}
+
+// Merges the received runs (one from each rank, in rank order, each sorted) into one sorted run,
+// pairwise: a stable merge of neighbours keeps the lower rank's keys first on ties.
+template <class ExecSpace, class Keys, class Values, class Comp>
+void merge_runs(const ExecSpace& space, Keys& keys, Values& values, const std::vector<int>& counts,
+                const Comp& comp) {
+  constexpr bool with_values = !std::is_same_v<Values, NoValues>;
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  std::size_t at = 0;
+  for (int c : counts) {
+    if (c > 0) runs.emplace_back(at, at + c);
+    at += c;
+  }
+  if (runs.size() < 2) return;
+  Keys other_keys = uninitialized<Keys>("Ordo::MPI::sort::merged_keys", keys.extent(0));
+  Values other_values = values;
+  if constexpr (with_values) {
+    other_values = uninitialized<Values>("Ordo::MPI::sort::merged_values", values.extent(0));
+  }
+  while (runs.size() > 1) {
+    std::vector<std::pair<std::size_t, std::size_t>> next;
+    for (std::size_t i = 0; i < runs.size(); i += 2) {
+      const auto [a0, a1] = runs[i];
+      if (i + 1 == runs.size()) {
+        Kokkos::deep_copy(space, part(other_keys, a0, a1), part(keys, a0, a1));
+        if constexpr (with_values) {
+          Kokkos::deep_copy(space, part(other_values, a0, a1), part(values, a0, a1));
+        }
+        next.emplace_back(a0, a1);
+        continue;
+      }
+      const auto [b0, b1] = runs[i + 1];
+      if constexpr (with_values) {
+        Ordo::merge_by_key(space, part(keys, a0, a1), part(values, a0, a1), part(keys, b0, b1),
+                           part(values, b0, b1), part(other_keys, a0, b1),
+                           part(other_values, a0, b1), comp);
+      } else {
+        Ordo::merge(space, part(keys, a0, a1), part(keys, b0, b1), part(other_keys, a0, b1), comp);
+      }
+      next.emplace_back(a0, b1);
+    }
+    std::swap(keys, other_keys);
+    if constexpr (with_values) std::swap(values, other_values);
+    runs = std::move(next);
+  }
+}
+
+// Where each rank after the first starts in the global order, and how far from it a cut may lie.
+inline std::pair<std::vector<std::uint64_t>, std::uint64_t> split_targets(const Agreement& a,
+                                                                          bool keep_counts,
+                                                                          double imbalance) {
+  std::vector<std::uint64_t> targets;
+  if (keep_counts) {
+    std::uint64_t start = 0;
+    for (int r = 1; r < a.ranks; ++r) targets.push_back(start += a.counts[r - 1]);
+    return {targets, 0};
+  }
+  const std::uint64_t N = a.total, P = a.ranks;
+  for (std::uint64_t r = 1; r < P; ++r) targets.push_back(r * (N / P) + r * (N % P) / P);
+  return {targets, static_cast<std::uint64_t>(imbalance * double(N) / double(2 * P))};
+}
+
+template <class ValueView, class Mem>
+struct ValuesOf {
+  using type = Kokkos::View<typename ValueView::non_const_value_type*, Mem>;
+};
+
+template <class Mem>
+struct ValuesOf<NoValues, Mem> {
+  using type = NoValues;
+};
+
+template <class KeyView, class ValueView>
+struct SortSpaces {
+  using Key = typename KeyView::non_const_value_type;
+  using Mem = typename KeyView::memory_space;
+  using Keys = Kokkos::View<Key*, Mem>;
+  static constexpr bool with_values = !std::is_same_v<ValueView, NoValues>;
+  using Values = typename ValuesOf<ValueView, Mem>::type;
+};
+
+// This rank's arguments, checked; a failure is reported to every rank by agree_on_call.
+template <class ExecSpace, class KeyView, class ValueView>
+void check_local(const char* fn, Form form, const KeyView& keys, const ValueView& values,
+                 double imbalance) {
+  Ordo::Impl::check_all_reachable<ExecSpace>(fn, "keys", keys);
+  if (!(imbalance >= 0 && imbalance <= 1)) {
+    Ordo::Impl::fail(fn,
+                     "options.imbalance is " + std::to_string(imbalance) + ", must lie in [0, 1]");
+  }
+  if constexpr (!std::is_same_v<ValueView, NoValues>) {
+    Ordo::Impl::check_all_reachable<ExecSpace>(fn, "values", values);
+    Ordo::Impl::check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
+    if (keeps_counts(form)) Ordo::Impl::check_no_alias(fn, "values", values, "keys", keys);
+  }
+}
+
+template <Form form, class ExecSpace, class KeyView, class ValueView, class Comp>
+auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys,
+                      const ValueView& values, const Comp& comp, const SortOptions& options) {
+  using S = SortSpaces<KeyView, ValueView>;
+  using Keys = typename S::Keys;
+  using Values = typename S::Values;
+  const char* fn = form_name(form);
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw std::invalid_argument(std::string(fn) + ": MPI is not initialized");
+  if (comm == MPI_COMM_NULL) throw std::invalid_argument(std::string(fn) + ": comm is null");
+
+  CallRecord record;
+  record.form = form;
+  record.key_size = sizeof(typename S::Key);
+  if constexpr (S::with_values) record.value_size = sizeof(typename ValueView::value_type);
+  record.imbalance = options.imbalance;
+  record.count = keys.extent(0);
+  try {
+    check_local<ExecSpace>(fn, form, keys, values, options.imbalance);
+  } catch (const std::invalid_argument& e) {
+    record.reject(e.what());
+  }
+  const Agreement agreed = agree_on_call(comm, record);
+
+  if (options.stats) *options.stats = SortStats{};
+  PhaseClock clock(options.stats);
+  Keys mine = uninitialized<Keys>("Ordo::MPI::sort::keys", keys.extent(0));
+  Kokkos::deep_copy(space, mine, keys);
+  Values mine_values{};
+  if constexpr (S::with_values) {
+    mine_values = uninitialized<Values>("Ordo::MPI::sort::values", values.extent(0));
+    Kokkos::deep_copy(space, mine_values, values);
+    Ordo::stable_sort_by_key(space, mine, mine_values, comp);
+  } else {
+    Ordo::sort(space, mine, comp);
+  }
+  clock.lap(space, &SortStats::local_sort_seconds);
+
+  if (agreed.ranks > 1) {
+    const auto [targets, tolerance] = split_targets(agreed, keeps_counts(form), options.imbalance);
+    int rounds = 0;
+    const auto cuts = split_points(space, comm, agreed, mine, comp, targets, tolerance, rounds);
+    clock.lap(space, &SortStats::splitter_seconds);
+
+    const ExchangePlan plan = plan_exchange(comm, cuts);
+    const bool direct = exchange_direct<typename S::Mem>(options.exchange);
+    Keys got = uninitialized<Keys>("Ordo::MPI::sort::received_keys", plan.received);
+    exchange(space, comm, plan, mine, got, direct);
+    mine = got;
+    if constexpr (S::with_values) {
+      Values got_values = uninitialized<Values>("Ordo::MPI::sort::received_values", plan.received);
+      exchange(space, comm, plan, mine_values, got_values, direct);
+      mine_values = got_values;
+    }
+    clock.lap(space, &SortStats::exchange_seconds);
+    merge_runs(space, mine, mine_values, plan.recv_counts, comp);
+
+    if (options.stats) {
+      const std::uint64_t bytes = record.key_size + record.value_size;
+      for (int r = 0; r < agreed.ranks; ++r) {
+        if (r == agreed.rank) continue;
+        options.stats->bytes_sent += bytes * plan.send_counts[r];
+        options.stats->bytes_received += bytes * plan.recv_counts[r];
+      }
+      options.stats->splitter_rounds = rounds;
+      options.stats->direct = direct;
+    }
+  }
+  if constexpr (keeps_counts(form)) {
+    Kokkos::deep_copy(space, keys, mine);
+    if constexpr (S::with_values) Kokkos::deep_copy(space, values, mine_values);
+  }
+  space.fence("Ordo::MPI::sort: done");
+  clock.lap(space, &SortStats::merge_seconds);
+  if (options.stats) options.stats->keys_after = mine.extent(0);
+  return std::make_pair(mine, mine_values);
+}
+
+}  // namespace Ordo::MPI::Impl
+
+#endif

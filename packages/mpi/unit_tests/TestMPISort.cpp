@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Ordo::MPI's distributed sorts on 1 to 4 ranks (ctest runs this under mpiexec -n 1..4). Every
+// test is collective; rank 0 gathers every rank's input and result and checks them against
+// std::sort / std::stable_sort of the gathered input.
+#include <Ordo_MPI.hpp>
+#include <Ordo_TestBackend.hpp>
+#include <Ordo_TestGenerators.hpp>
+
+#include <gtest/gtest.h>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+const MPI_Comm world = MPI_COMM_WORLD;
+
+int my_rank() {
+  int r = 0;
+  MPI_Comm_rank(world, &r);
+  return r;
+}
+
+int rank_count() {
+  int p = 0;
+  MPI_Comm_size(world, &p);
+  return p;
+}
+
+// Every rank's elements, in rank order (on every rank).
+template <class T>
+std::vector<T> gather(const std::vector<T>& mine) {
+  const int p = rank_count();
+  const int bytes = int(mine.size() * sizeof(T));
+  std::vector<int> counts(p), displs(p, 0);
+  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, world);
+  for (int r = 1; r < p; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<T> all((displs[p - 1] + counts[p - 1]) / sizeof(T));
+  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
+                 world);
+  return all;
+}
+
+std::vector<std::uint64_t> gather_sizes(std::size_t n) {
+  return gather(std::vector<std::uint64_t>{n});
+}
+
+template <class T>
+DeviceView<T> to_device(const std::vector<T>& v) {
+  DeviceView<T> d("input", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  std::copy(v.begin(), v.end(), h.data());
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+template <class View>
+auto to_host(const View& v) {
+  std::vector<typename View::non_const_value_type> out(v.extent(0));
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, v);
+  std::copy(h.data(), h.data() + v.extent(0), out.begin());
+  return out;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Zipf-skewed keys: key k in [1, 2^16] with probability proportional to k^-1.1.
+std::vector<std::uint32_t> zipf_keys(std::size_t n, std::uint64_t seed) {
+  const int K = 1 << 16;
+  std::vector<double> cdf(K);
+  double sum = 0;
+  for (int k = 1; k <= K; ++k) cdf[k - 1] = (sum += std::pow(double(k), -1.1));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, sum);
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v)
+    x = 1 + std::uint32_t(std::lower_bound(cdf.begin(), cdf.end(), u(rng)) - cdf.begin());
+  return v;
+}
+
+// Rank 0's checks of a balanced keys-only sort: the concatenated results hold the input's keys in
+// comp's order (equal keys compared by bits, so float keys are checked as a multiset), and no rank
+// holds more than the balance allows.
+template <class T, class Comp>
+void check_sorted_result(const std::vector<T>& input, const std::vector<T>& mine, const Comp& comp,
+                         double imbalance, bool keep_counts) {
+  const auto all_in = gather(input);
+  const auto all_out = gather(mine);
+  const auto in_sizes = gather_sizes(input.size());
+  const auto out_sizes = gather_sizes(mine.size());
+  if (my_rank() != 0) return;
+  ASSERT_EQ(all_out.size(), all_in.size());
+  auto expected = all_in;
+  std::sort(expected.begin(), expected.end(), comp);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const bool equivalent = !comp(all_out[i], expected[i]) && !comp(expected[i], all_out[i]);
+    ASSERT_TRUE(equivalent) << "position " << i << " of " << expected.size();
+  }
+  auto by_bits = [](std::vector<T> v) {
+    std::sort(v.begin(), v.end(),
+              [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; });
+    return v;
+  };
+  EXPECT_TRUE(same_bits(by_bits(all_out), by_bits(all_in))) << "not the input's keys";
+  const double N = double(all_in.size()), P = double(rank_count());
+  for (std::size_t r = 0; r < out_sizes.size(); ++r) {
+    if (keep_counts) {
+      EXPECT_EQ(out_sizes[r], in_sizes[r]) << "rank " << r;
+    } else {
+      EXPECT_LE(double(out_sizes[r]), (1 + imbalance) * N / P + 1) << "rank " << r;
+    }
+  }
+}
+
+template <class T, class Comp = Ordo::less<>>
+void sort_and_check(const std::vector<T>& input, const Comp& comp = Comp{},
+                    Ordo::MPI::SortOptions options = {}) {
+  const ExecSpace space;
+  const auto keys = to_device(input);
+  Ordo::MPI::SortStats stats;
+  options.stats = &stats;
+  const auto result = Ordo::MPI::sort(space, world, keys, comp, options);
+  EXPECT_TRUE(same_bits(to_host(keys), input)) << "keys changed";
+  check_sorted_result(input, to_host(result), comp, options.imbalance, false);
+  // Each key crosses the network at most once.
+  const auto sent = gather(std::vector<std::uint64_t>{stats.bytes_sent, stats.bytes_received});
+  std::uint64_t total_sent = 0, total_received = 0, n = 0;
+  for (std::size_t r = 0; r < sent.size(); r += 2) {
+    total_sent += sent[r];
+    total_received += sent[r + 1];
+  }
+  for (auto s : gather_sizes(input.size())) n += s;
+  EXPECT_EQ(total_sent, total_received);
+  EXPECT_LE(total_sent, n * sizeof(T));
+  EXPECT_EQ(stats.keys_after, result.extent(0));
+}
+
+std::uint64_t seed_of(int salt) { return 1000 * std::uint64_t(salt) + my_rank(); }
+
+// Per-rank sizes: rank r holds base + r * step keys.
+std::size_t size_of(std::size_t base, std::size_t step) { return base + my_rank() * step; }
+
+TEST(MPISort, UniformKeysOfEveryType) {
+  for (std::size_t base : {0, 1, 7, 1000, 4099, 1 << 16}) {
+    sort_and_check(generate<std::uint32_t>(Dist::uniform, size_of(base, 37), seed_of(1)));
+    sort_and_check(generate<std::int64_t>(Dist::uniform, size_of(base, 5), seed_of(2)));
+    sort_and_check(generate<double>(Dist::uniform, size_of(base, 11), seed_of(3)));
+  }
+}
+
+TEST(MPISort, Distributions) {
+  for (Dist d : {Dist::sorted, Dist::reverse_sorted, Dist::all_equal, Dist::few_distinct,
+                 Dist::organ_pipe, Dist::heavy_duplicates}) {
+    SCOPED_TRACE(name(d));
+    sort_and_check(generate<std::uint32_t>(d, size_of(5000, 300), seed_of(4)));
+    sort_and_check(generate<std::int32_t>(d, size_of(5000, 300), seed_of(5)), Ordo::greater<>{});
+  }
+  sort_and_check(zipf_keys(size_of(20000, 0), seed_of(6)));
+}
+
+TEST(MPISort, FloatsWithNaNAndSignedZeros) {
+  sort_and_check(generate<float>(Dist::float_specials, size_of(3000, 101), seed_of(7)));
+  sort_and_check(generate<double>(Dist::float_specials, size_of(3000, 101), seed_of(8)),
+                 Ordo::greater<>{});
+}
+
+TEST(MPISort, OneRankHoldsEveryKey) {
+  const std::size_t n = my_rank() == 0 ? 50000 : 0;
+  sort_and_check(generate<std::uint32_t>(Dist::uniform, n, seed_of(9)));
+  sort_and_check(generate<std::uint32_t>(Dist::all_equal, n, seed_of(9)));
+  const std::size_t last = my_rank() == rank_count() - 1 ? 777 : 0;
+  sort_and_check(generate<std::uint64_t>(Dist::heavy_duplicates, last, seed_of(10)));
+}
+
+TEST(MPISort, EveryRankEmpty) { sort_and_check(std::vector<std::uint32_t>{}); }
+
+TEST(MPISort, ExactBalanceAndBothExchanges) {
+  for (auto how : {Ordo::MPI::Exchange::direct, Ordo::MPI::Exchange::staged}) {
+    Ordo::MPI::SortOptions options;
+    options.exchange = how;
+    options.imbalance = 0;
+    sort_and_check(generate<std::uint32_t>(Dist::uniform, size_of(10007, 1000), seed_of(11)),
+                   Ordo::less<>{}, options);
+    sort_and_check(generate<std::uint32_t>(Dist::few_distinct, size_of(3, 2000), seed_of(12)),
+                   Ordo::less<>{}, options);
+  }
+}
+
+TEST(MPISort, SplitterRoundsAndReport) {
+  const ExecSpace space;
+  for (const auto& input : {generate<std::uint32_t>(Dist::uniform, 1 << 17, seed_of(13)),
+                            zipf_keys(1 << 17, seed_of(14))}) {
+    Ordo::MPI::SortStats stats;
+    Ordo::MPI::SortOptions options;
+    options.stats = &stats;
+    const auto keys = to_device(input);
+    const auto result = Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options);
+    EXPECT_LE(stats.splitter_rounds, rank_count() > 1 ? 3 : 0);
+    if (on_host && rank_count() > 1) EXPECT_TRUE(stats.direct);
+    EXPECT_GE(stats.local_sort_seconds, 0.0);
+    check_sorted_result(input, to_host(result), Ordo::less<>{}, options.imbalance, false);
+  }
+}
+
+// Values record where each key came from (rank, position), so ties must come out in the order
+// of std::stable_sort of every rank's input in rank order: the check is exact.
+template <class Key>
+void check_pairs(const std::vector<Key>& keys_in, bool keep_counts, Ordo::MPI::Exchange how) {
+  const ExecSpace space;
+  std::vector<std::uint64_t> values_in(keys_in.size());
+  for (std::size_t i = 0; i < keys_in.size(); ++i) {
+    values_in[i] = (std::uint64_t(my_rank()) << 32) | i;
+  }
+  auto keys = to_device(keys_in);
+  auto values = to_device(values_in);
+  Ordo::MPI::SortOptions options;
+  options.exchange = how;
+  std::vector<Key> keys_out;
+  std::vector<std::uint64_t> values_out;
+  if (keep_counts) {
+    Ordo::MPI::sort_by_key_keep_counts(space, world, keys, values, Ordo::less<>{}, options);
+    keys_out = to_host(keys);
+    values_out = to_host(values);
+  } else {
+    const auto [k, v] =
+        Ordo::MPI::stable_sort_by_key(space, world, keys, values, Ordo::less<>{}, options);
+    keys_out = to_host(k);
+    values_out = to_host(v);
+    EXPECT_TRUE(same_bits(to_host(keys), keys_in) && same_bits(to_host(values), values_in));
+  }
+  check_sorted_result(keys_in, keys_out, Ordo::less<>{}, options.imbalance, keep_counts);
+  const auto all_keys = gather(keys_in);
+  const auto all_values = gather(values_in);
+  const auto got_values = gather(values_out);
+  if (my_rank() != 0) return;
+  std::vector<std::size_t> order(all_keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return all_keys[x] < all_keys[y]; });
+  ASSERT_EQ(got_values.size(), order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    ASSERT_EQ(got_values[i], all_values[order[i]]) << "position " << i;
+  }
+}
+
+TEST(MPISort, ByKeyIsStableAcrossRanks) {
+  for (auto how : {Ordo::MPI::Exchange::automatic, Ordo::MPI::Exchange::staged}) {
+    for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
+      SCOPED_TRACE(name(d));
+      check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(15)), false, how);
+      check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(16)), false, how);
+    }
+  }
+  // sort_by_key is the same algorithm: its result equals stable_sort_by_key's.
+  const ExecSpace space;
+  const auto keys = to_device(generate<std::uint32_t>(Dist::few_distinct, 3000, seed_of(17)));
+  const auto values = to_device(generate<std::uint32_t>(Dist::uniform, 3000, seed_of(18)));
+  const auto a = Ordo::MPI::sort_by_key(space, world, keys, values);
+  const auto b = Ordo::MPI::stable_sort_by_key(space, world, keys, values);
+  EXPECT_TRUE(same_bits(to_host(a.keys), to_host(b.keys)));
+  EXPECT_TRUE(same_bits(to_host(a.values), to_host(b.values)));
+}
+
+TEST(MPISort, KeepCounts) {
+  for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
+    SCOPED_TRACE(name(d));
+    check_pairs(generate<std::uint32_t>(d, size_of(100, 2500), seed_of(19)), true,
+                Ordo::MPI::Exchange::automatic);
+    const ExecSpace space;
+    const auto input = generate<double>(d, size_of(2000, 0) * (my_rank() % 2), seed_of(20));
+    auto keys = to_device(input);
+    Ordo::MPI::sort_keep_counts(space, world, keys, Ordo::greater<>{});
+    check_sorted_result(input, to_host(keys), Ordo::greater<>{}, 0, true);
+  }
+}
+
+// A call that must throw std::invalid_argument on this rank, with `needle` in its message.
+void expect_invalid(const std::function<void()>& call, const std::string& needle) {
+  try {
+    call();
+    ADD_FAILURE() << "no exception; expected one mentioning '" << needle << "'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(MPISort, BadInputOnOneRankThrowsOnEveryRankAndChangesNothing) {
+  const ExecSpace space;
+  const int bad = rank_count() - 1;
+  const auto keys_in = generate<std::uint32_t>(Dist::uniform, 1000, seed_of(21));
+  const auto values_in = generate<std::uint32_t>(Dist::uniform, 1000, seed_of(22));
+  auto keys = to_device(keys_in);
+  auto values =
+      my_rank() == bad ? to_device(std::vector<std::uint32_t>(999)) : to_device(values_in);
+  const auto values_before = to_host(values);
+  const std::string where = "bad input on rank " + std::to_string(bad);
+  expect_invalid([&] { Ordo::MPI::sort_by_key_keep_counts(space, world, keys, values); },
+                 where + ": Ordo::MPI::sort_by_key_keep_counts: values has 999 elements");
+  EXPECT_TRUE(same_bits(to_host(keys), keys_in));
+  EXPECT_TRUE(same_bits(to_host(values), values_before));
+
+  Ordo::MPI::SortOptions options;
+  options.imbalance = my_rank() == bad ? 1.5 : 0.0625;
+  expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
+                 where + ": Ordo::MPI::sort: options.imbalance is 1.5");
+  // The communicator still works.
+  sort_and_check(keys_in);
+}
+
+TEST(MPISort, RanksThatDisagreeAllThrow) {
+  if (rank_count() < 2) GTEST_SKIP() << "needs two ranks";
+  const ExecSpace space;
+  const auto input = generate<std::uint32_t>(Dist::uniform, 500, seed_of(23));
+  const auto keys = to_device(input);
+  expect_invalid(
+      [&] {
+        if (my_rank() == 0) {
+          Ordo::MPI::sort(space, world, keys);
+        } else {
+          Ordo::MPI::sort(space, world, to_device(std::vector<std::uint64_t>(500, 1)));
+        }
+      },
+      "ranks disagree on the call: rank 0 called Ordo::MPI::sort with 4-byte keys, rank 1 called "
+      "Ordo::MPI::sort with 8-byte keys");
+  expect_invalid(
+      [&] {
+        if (my_rank() == 0) {
+          Ordo::MPI::sort(space, world, keys);
+        } else {
+          Ordo::MPI::sort_by_key(space, world, keys, keys);
+        }
+      },
+      "rank 1 called Ordo::MPI::sort_by_key with 4-byte keys and 4-byte values");
+  Ordo::MPI::SortOptions options;
+  options.imbalance = my_rank() == 0 ? 0.0625 : 0.125;
+  expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
+                 "ranks disagree");
+  EXPECT_TRUE(same_bits(to_host(keys), input));
+  sort_and_check(input);
+}
+
+}  // namespace
