@@ -4,12 +4,14 @@
 #   spack repo add Spack
 #   spack install ordo ^kokkos+openmp
 #   spack install ordo ^kokkos+cuda+cuda_lambda cuda_arch=90
+#   spack install ordo+mpi ^kokkos+openmp ^openmpi
 
 from spack.package import *
 
 
 class Ordo(CMakePackage):
-    """Ordo: sort, merge, vectorized sorted search and stream compaction for Kokkos."""
+    """Ordo: sort, merge, vectorized sorted search and stream compaction for Kokkos, and a
+    distributed sort over MPI (+mpi)."""
 
     homepage = "https://github.com/ordo-hpc/ordo"
     git = "https://github.com/ordo-hpc/ordo.git"
@@ -22,6 +24,7 @@ class Ordo(CMakePackage):
     variant("tests", default=False, description="Build the unit tests (GoogleTest)")
     variant("perf", default=False, description="Build ordo-perf (CLI11)")
     variant("debug_checks", default=False, description="Check preconditions such as sorted inputs")
+    variant("mpi", default=False, description="Build packages/mpi: the distributed sort, Ordo::MPI")
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -30,6 +33,7 @@ class Ordo(CMakePackage):
     requires("^kokkos+cuda_lambda", when="^kokkos+cuda")
     depends_on("googletest", when="+tests")
     depends_on("cli11", when="+perf")
+    depends_on("mpi", when="+mpi")
 
     def cmake_args(self):
         return [
@@ -38,6 +42,7 @@ class Ordo(CMakePackage):
             self.define_from_variant("Ordo_ENABLE_TESTS", "tests"),
             self.define_from_variant("Ordo_ENABLE_PERF_TESTS", "perf"),
             self.define_from_variant("Ordo_ENABLE_DEBUG_CHECKS", "debug_checks"),
+            self.define_from_variant("Ordo_ENABLE_MPI", "mpi"),
         ]
 
     @run_after("install")
@@ -56,7 +61,8 @@ class Ordo(CMakePackage):
             build,
             f"-DCMAKE_CXX_COMPILER={self.spec['kokkos'].kokkos_cxx}",
             f"-DCMAKE_PREFIX_PATH={self.prefix};{self.spec['kokkos'].prefix}",
+            f"-DORDO_CONSUMER_MPI={'ON' if self.spec.satisfies('+mpi') else 'OFF'}",
         )
         cmake("--build", build)
-        consumer = which(join_path(build, "ordo-consumer"))
-        consumer()
+        ctest = which(self.spec["cmake"].prefix.bin.ctest)
+        ctest("--test-dir", build, "--output-on-failure")
