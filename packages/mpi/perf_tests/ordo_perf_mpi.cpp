@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf-mpi: Ordo::MPI's distributed sort under mpiexec, weak or strong scaling, with its
-// phase times, the bytes each rank sent, and two baselines measured in the same run: one rank's
-// local Ordo::sort of its keys, and an MPI_Alltoallv of the same bytes. Run it on every rank:
+// phase times, the bytes each rank sent, and two baselines measured in the same run: each rank's
+// local sort alone (Ordo::sort, or Ordo::stable_sort_by_key with --values), and an MPI_Alltoallv
+// of the same bytes. Run it on every rank:
 //
 //   mpiexec -n 2 ordo-perf-mpi sort --log2n 23 --scaling weak --format jsonl
 #include "Ordo_PerfHarness.hpp"
@@ -169,7 +170,9 @@ Lines run_point(const Options& o, int log2n) {
       throw std::runtime_error("ordo-perf-mpi: --check failed at log2n " + std::to_string(log2n));
   }
 
-  // Baselines: one rank's local Ordo::sort of its keys; an MPI_Alltoallv of the same bytes.
+  // Baselines: the local sort the distributed one starts with (Ordo::sort of the rank's keys, or
+  // Ordo::stable_sort_by_key of its pairs); an MPI_Alltoallv of the same bytes.
+  Kokkos::View<std::uint32_t*, MemorySpace> work_values("work_values", o.values ? n : 0);
   std::vector<double> local, alltoall;
   const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
   std::vector<char> send(n * bytes_per_key), recv(n * bytes_per_key + P * bytes_per_key);
@@ -183,10 +186,15 @@ Lines run_point(const Options& o, int log2n) {
   recv.resize(std::size_t(rdispls[P - 1]) + rcounts[P - 1]);
   for (int r = 0; r < o.warmup + o.reps; ++r) {
     Kokkos::deep_copy(space, work, input);
+    if (o.values) Kokkos::deep_copy(space, work_values, values);
     space.fence();
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();
-    Ordo::sort(space, work, Ordo::less<>{});
+    if (o.values) {
+      Ordo::stable_sort_by_key(space, work, work_values, Ordo::less<>{});
+    } else {
+      Ordo::sort(space, work, Ordo::less<>{});
+    }
     space.fence();
     const double t_local = max_over_ranks(MPI_Wtime() - t0);
     MPI_Barrier(comm);
@@ -204,7 +212,8 @@ Lines run_point(const Options& o, int log2n) {
   const auto t = OrdoPerf::summarize(row.total);
   const double floor_ms = med(local) + med(alltoall);
   const double balance = row.keys_max / (double(total_n) / P);
-  int threads = ExecSpace().concurrency();
+  const int threads = ExecSpace().concurrency();
+  const char* exchange = P == 1 ? "none" : row.direct ? "direct" : "staged";
   char json[640], table[320];
   std::snprintf(
       json, sizeof json,
@@ -216,9 +225,9 @@ Lines run_point(const Options& o, int log2n) {
       "\"balance\":%.4f,\"baseline_local_sort_ms\":%.4f,\"baseline_alltoallv_ms\":%.4f,"
       "\"vs_local_plus_alltoallv\":%.3f}\n",
       o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false", o.dist.c_str(),
-      log2n, (unsigned long long)total_n, row.direct ? "direct" : "staged", t.median_ms, t.min_ms,
-      t.max_ms, med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge),
-      row.rounds, row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
+      log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
+      med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
+      row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
       t.median_ms / floor_ms);
   std::snprintf(table, sizeof table,
                 "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
