@@ -10,12 +10,12 @@
 //
 // The global order is a total one: keys by comp, equal keys by the rank they came from, then by
 // their position on that rank. So every form is stable and its result does not depend on timing.
-// All are collective over comm: every rank calls the same form with the same key and value types
-// and the same options.imbalance, or every rank throws std::invalid_argument saying who
-// disagreed; bad input on any rank (values of the wrong size, memory the space cannot reach, an
-// imbalance outside [0, 1]) makes every rank throw, naming the rank, before any key moves.
-// Synchronization: blocking; each call fences `space` before returning. Memory: a rank holds its
-// input, a sorted copy of it, and twice what it receives while merging.
+// All are collective over comm: every rank calls the same form with the same key, value and
+// comparator types and the same options.imbalance, or every rank throws std::invalid_argument
+// saying who disagreed; bad input on any rank (values of the wrong size, memory the space cannot
+// reach, an imbalance outside [0, 1]) makes every rank throw, naming the rank, before any key
+// moves. Synchronization: blocking; each call fences `space` before returning. Memory: a rank holds
+// its input, a sorted copy of it, and twice what it receives while merging.
 
 #include <Ordo_Comparators.hpp>
 #include <Ordo_MPISortTypes.hpp>

@@ -343,10 +343,30 @@ TEST(MPISort, RanksThatDisagreeAllThrow) {
         }
       },
       "rank 1 called Ordo::MPI::sort_by_key with 4-byte keys and 4-byte values");
+  expect_invalid(
+      [&] {
+        if (my_rank() == 0) {
+          Ordo::MPI::sort(space, world, keys);
+        } else {
+          Ordo::MPI::sort(space, world, to_device(std::vector<float>(500, 1.0f)));
+        }
+      },
+      "rank 0 and rank 1 called Ordo::MPI::sort with 4-byte keys with different key, value or "
+      "comparator types");
+  expect_invalid(
+      [&] {
+        if (my_rank() == 0) {
+          Ordo::MPI::sort(space, world, keys, Ordo::less<>{});
+        } else {
+          Ordo::MPI::sort(space, world, keys, Ordo::greater<>{});
+        }
+      },
+      "different key, value or comparator types");
   Ordo::MPI::SortOptions options;
   options.imbalance = my_rank() == 0 ? 0.0625 : 0.125;
   expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
-                 "ranks disagree");
+                 "ranks disagree on options.imbalance: rank 0 passed 0.062500, rank 1 passed "
+                 "0.125000");
   EXPECT_TRUE(same_bits(to_host(keys), input));
   sort_and_check(input);
 }

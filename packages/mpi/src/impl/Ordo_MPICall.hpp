@@ -15,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace Ordo::MPI::Impl {
@@ -52,12 +53,21 @@ constexpr bool keeps_counts(Form form) {
   return form == Form::sort_keep_counts || form == Form::sort_by_key_keep_counts;
 }
 
+// A fingerprint of a type that is the same on every rank of one program: FNV-1a of its name.
+template <class T>
+std::uint64_t type_fingerprint() {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char* c = typeid(T).name(); *c; ++c) h = (h ^ std::uint8_t(*c)) * 0x100000001b3ull;
+  return h;
+}
+
 // One rank's account of its call; exchanged as bytes.
 struct CallRecord {
   std::uint32_t magic = 0x4f52444f;  // "ORDO"
   Form form = Form::sort;
   std::uint32_t key_size = 0;
   std::uint32_t value_size = 0;  // 0: keys only
+  std::uint64_t types = 0;       // fingerprints of the key, value and comparator types
   double imbalance = 0;
   std::uint64_t count = 0;
   std::uint32_t bad = 0;
@@ -112,6 +122,11 @@ inline Agreement agree_on_call(MPI_Comm comm, const CallRecord& mine) {
       throw std::invalid_argument(std::string(fn) + ": ranks disagree on the call: rank 0 called " +
                                   describe(all[0]) + ", rank " + std::to_string(r) + " called " +
                                   describe(o));
+    }
+    if (o.types != all[0].types) {
+      throw std::invalid_argument(
+          std::string(fn) + ": ranks disagree on the call: rank 0 and rank " + std::to_string(r) +
+          " called " + describe(o) + " with different key, value or comparator types");
     }
     if (!keeps_counts(o.form) && o.imbalance != all[0].imbalance) {
       throw std::invalid_argument(std::string(fn) +

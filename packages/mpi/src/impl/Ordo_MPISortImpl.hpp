@@ -181,7 +181,11 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   CallRecord record;
   record.form = form;
   record.key_size = sizeof(typename S::Key);
-  if constexpr (S::with_values) record.value_size = sizeof(typename ValueView::value_type);
+  record.types = type_fingerprint<typename S::Key>() ^ 3 * type_fingerprint<Comp>();
+  if constexpr (S::with_values) {
+    record.value_size = sizeof(typename ValueView::value_type);
+    record.types ^= 7 * type_fingerprint<typename ValueView::non_const_value_type>();
+  }
   record.imbalance = options.imbalance;
   record.count = keys.extent(0);
   try {
