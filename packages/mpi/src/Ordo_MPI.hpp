@@ -29,6 +29,11 @@
 
 namespace Ordo::MPI {
 
+/// Whether the MPI library says, at run time, that it takes CUDA device memory (Open MPI's
+/// MPIX_Query_cuda_support; false where the library does not say). Exchange::automatic passes
+/// device Views to MPI directly only when this is true.
+inline bool mpi_takes_device_memory() { return Impl::mpi_cuda_support() == Impl::CudaSupport::yes; }
+
 /// The View type that holds a rank's share of the sorted keys of KeyView.
 template <class View>
 using ResultView = Kokkos::View<typename View::non_const_value_type*, typename View::memory_space>;

@@ -20,25 +20,27 @@
 
 namespace Ordo::MPI::Impl {
 
-// Whether the MPI library says, at run time, that it takes CUDA device memory.
-inline bool mpi_takes_cuda_memory() {
+// What the MPI library says, at run time, of CUDA device memory (Open MPI's
+// MPIX_Query_cuda_support; other libraries do not say).
+enum class CudaSupport { yes, no, unknown };
+
+inline CudaSupport mpi_cuda_support() {
 #if defined(OMPI_HAVE_MPI_EXT_CUDA)
-  return MPIX_Query_cuda_support() == 1;
+  return MPIX_Query_cuda_support() == 1 ? CudaSupport::yes : CudaSupport::no;
 #else
-  return false;
+  return CudaSupport::unknown;
 #endif
+}
+
+template <class MemSpace>
+constexpr bool host_memory() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 }
 
 template <class MemSpace>
 bool exchange_direct(Exchange how) {
   if (how != Exchange::automatic) return how == Exchange::direct;
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) return true;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::Cuda, MemSpace>::accessible) {
-    return mpi_takes_cuda_memory();
-  }
-#endif
-  return false;
+  return host_memory<MemSpace>() || mpi_cuda_support() == CudaSupport::yes;
 }
 
 // An MPI datatype of one element: counts and displacements are in elements, not bytes.

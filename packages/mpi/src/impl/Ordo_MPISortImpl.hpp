@@ -153,11 +153,18 @@ struct SortSpaces {
 // This rank's arguments, checked; a failure is reported to every rank by agree_on_call.
 template <class ExecSpace, class KeyView, class ValueView>
 void check_local(const char* fn, Form form, const KeyView& keys, const ValueView& values,
-                 double imbalance) {
+                 const SortOptions& options) {
   Ordo::Impl::check_all_reachable<ExecSpace>(fn, "keys", keys);
-  if (!(imbalance >= 0 && imbalance <= 1)) {
+  if (!(options.imbalance >= 0 && options.imbalance <= 1)) {
+    Ordo::Impl::fail(
+        fn, "options.imbalance is " + std::to_string(options.imbalance) + ", must lie in [0, 1]");
+  }
+  if (options.exchange == Exchange::direct && !host_memory<typename KeyView::memory_space>() &&
+      mpi_cuda_support() == CudaSupport::no) {
     Ordo::Impl::fail(fn,
-                     "options.imbalance is " + std::to_string(imbalance) + ", must lie in [0, 1]");
+                     "options.exchange is direct, but this MPI library says it cannot take "
+                     "device memory (MPIX_Query_cuda_support); use Exchange::staged or "
+                     "automatic");
   }
   if constexpr (!std::is_same_v<ValueView, NoValues>) {
     Ordo::Impl::check_all_reachable<ExecSpace>(fn, "values", values);
@@ -189,7 +196,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   record.imbalance = options.imbalance;
   record.count = keys.extent(0);
   try {
-    check_local<ExecSpace>(fn, form, keys, values, options.imbalance);
+    check_local<ExecSpace>(fn, form, keys, values, options);
   } catch (const std::invalid_argument& e) {
     record.reject(e.what());
   }
