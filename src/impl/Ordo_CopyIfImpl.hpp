@@ -269,6 +269,7 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
   Kokkos::deep_copy(space, state, 0);
   constexpr int min_teams = Tuning::lookback_min_teams(sizeof(typename Emit::value_type));
   using Bounds = Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
+  warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
     with_load_group<ExecSpace>(emit, seam, [&](auto group) {
       using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
@@ -412,6 +413,7 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   if (n == 0) return;
   using Tuning = CompactTuning<ExecSpace>;
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
+  warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
     const auto stage_bytes = seam ? sizeof(typename Emit::value_type) * tile + 16 : 0;
     const auto policy =

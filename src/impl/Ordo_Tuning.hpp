@@ -65,6 +65,8 @@ struct CompactTuning {
   // The single pass launches with Kokkos::LaunchBounds<lookback_team_size, this> (0: unbounded)
   // for elements of value_bytes bytes.
   static constexpr int lookback_min_teams(std::size_t) { return 0; }
+  // Whether the warp seam (where built) compacts elements of value_bytes bytes.
+  static constexpr bool warp_compacts(std::size_t) { return true; }
 };
 
 // A size switch point that is never reached.
@@ -228,6 +230,13 @@ struct CompactTuning<Kokkos::Cuda> {
   static constexpr int lookback_min_teams(std::size_t value_bytes) {
     return value_bytes <= 4 ? 6 : 5;
   }
+  // The warp seam keeps a tile's kept elements in team scratch (4096 of them in both passes), and
+  // Kokkos gives a CUDA team at most 48 KiB: elements of up to 8 bytes fit (32 KiB); larger ones
+  // (retrieve_all of 64-bit keys and values: 64 KiB) take the portable path.
+  static constexpr bool warp_compacts(std::size_t value_bytes) { return value_bytes <= 8; }
+  static_assert(team_size * items_per_thread * 8 <= 48 * 1024 &&
+                    lookback_team_size * lookback_items_per_thread * 8 <= 48 * 1024,
+                "the warp seam's stage of 8-byte elements fits a CUDA team's scratch");
   // The warp seam (Ordo_Cuda_Compact.hpp) takes whole warps, at most 32 of them.
   static_assert(team_size % 32 == 0 && team_size <= 1024, "whole warps");
   static_assert(lookback_team_size % 32 == 0 && lookback_team_size <= 1024, "whole warps");
