@@ -25,6 +25,7 @@ template <class ExecSpace, class InView, class OutView, class Pred,
 std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& out,
                      const Pred& pred) {
   constexpr const char* fn = "Ordo::copy_if";
+  const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
   return Impl::compact_and_count<true>(fn, space, in.extent(0),
                                        Impl::SelectByPredicate<InView, Pred>{in, pred},
@@ -39,6 +40,7 @@ template <class ExecSpace, class InView, class OutView, class Pred, class CountV
 void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const Pred& pred,
              const CountView& count) {
   constexpr const char* fn = "Ordo::copy_if";
+  const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
   Impl::compact_dispatch(space, in.extent(0), Impl::SelectByPredicate<InView, Pred>{in, pred},
@@ -62,6 +64,7 @@ template <class ExecSpace, class InView, class OutView, class Pred,
 std::int64_t copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& out,
                                const Pred& pred) {
   constexpr const char* fn = "Ordo::copy_if_unordered";
+  const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
   return Impl::compact_and_count<false>(fn, space, in.extent(0),
                                         Impl::SelectByPredicate<InView, Pred>{in, pred},
@@ -74,6 +77,7 @@ template <class ExecSpace, class InView, class OutView, class Pred, class CountV
 void copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& out,
                        const Pred& pred, const CountView& count) {
   constexpr const char* fn = "Ordo::copy_if_unordered";
+  const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
   Impl::compact_unordered_dispatch(space, in.extent(0),
@@ -88,6 +92,7 @@ template <class ExecSpace, class InView, class FlagView, class OutView,
 std::int64_t copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flags,
                           const OutView& out) {
   constexpr const char* fn = "Ordo::copy_flagged";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags);
@@ -101,6 +106,7 @@ template <class ExecSpace, class InView, class FlagView, class OutView, class Co
 void copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flags,
                   const OutView& out, const CountView& count) {
   constexpr const char* fn = "Ordo::copy_flagged";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));

@@ -20,6 +20,7 @@ template <class ExecSpace, class AView, class BView, class OutView, class Comp =
 void merge(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
            const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::merge";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, AView, BView, OutView>();
   Impl::check_size_at_least(fn, "out", out, a.extent(0) + b.extent(0));
   Impl::check_no_alias(fn, "out", out, "a", a, "b", b);
@@ -50,6 +51,7 @@ void merge_by_key(const ExecSpace& space, const AKeys& a_keys, const AValues& a_
                   const BKeys& b_keys, const BValues& b_values, const OutKeys& out_keys,
                   const OutValues& out_values, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::merge_by_key";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, AKeys, AValues, BKeys, BValues, OutKeys, OutValues>();
   const std::size_t total = a_keys.extent(0) + b_keys.extent(0);
   Impl::check_size_equal(fn, "a_values", a_values, a_keys.extent(0), "one value per key of a");

@@ -25,6 +25,7 @@ template <class ExecSpace, class Map, class KeyView, class ValueView,
                            int> = 0>
 std::int64_t retrieve_all(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                           const ValueView& values_out) {
+  const Impl::Region region("Ordo::retrieve_all");
   return Impl::retrieve_and_count<true>("Ordo::retrieve_all", space, map, keys_out, values_out);
 }
 
@@ -35,6 +36,7 @@ template <class ExecSpace, class Map, class KeyView, class ValueView, class Coun
                            int> = 0>
 void retrieve_all(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                   const ValueView& values_out, const CountView& count) {
+  const Impl::Region region("Ordo::retrieve_all");
   Impl::retrieve_to_count<true>("Ordo::retrieve_all", space, map, keys_out, values_out, count);
 }
 
@@ -44,6 +46,7 @@ template <class ExecSpace, class Set, class KeyView,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Impl::is_unordered_set_v<Set>,
                            int> = 0>
 std::int64_t retrieve_all(const ExecSpace& space, const Set& set, const KeyView& keys_out) {
+  const Impl::Region region("Ordo::retrieve_all");
   return Impl::retrieve_and_count<true>("Ordo::retrieve_all", space, set, keys_out,
                                         Impl::NoMapValues<Set>());
 }
@@ -54,6 +57,7 @@ template <class ExecSpace, class Set, class KeyView, class CountView,
                            int> = 0>
 void retrieve_all(const ExecSpace& space, const Set& set, const KeyView& keys_out,
                   const CountView& count) {
+  const Impl::Region region("Ordo::retrieve_all");
   Impl::retrieve_to_count<true>("Ordo::retrieve_all", space, set, keys_out,
                                 Impl::NoMapValues<Set>(), count);
 }
@@ -65,6 +69,7 @@ template <class ExecSpace, class Map, class KeyView, class ValueView,
                            int> = 0>
 std::int64_t retrieve_all_unordered(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                                     const ValueView& values_out) {
+  const Impl::Region region("Ordo::retrieve_all_unordered");
   return Impl::retrieve_and_count<false>("Ordo::retrieve_all_unordered", space, map, keys_out,
                                          values_out);
 }
@@ -74,6 +79,7 @@ template <class ExecSpace, class Map, class KeyView, class ValueView, class Coun
                            int> = 0>
 void retrieve_all_unordered(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                             const ValueView& values_out, const CountView& count) {
+  const Impl::Region region("Ordo::retrieve_all_unordered");
   Impl::retrieve_to_count<false>("Ordo::retrieve_all_unordered", space, map, keys_out, values_out,
                                  count);
 }
@@ -83,6 +89,7 @@ template <class ExecSpace, class Set, class KeyView,
                            int> = 0>
 std::int64_t retrieve_all_unordered(const ExecSpace& space, const Set& set,
                                     const KeyView& keys_out) {
+  const Impl::Region region("Ordo::retrieve_all_unordered");
   return Impl::retrieve_and_count<false>("Ordo::retrieve_all_unordered", space, set, keys_out,
                                          Impl::NoMapValues<Set>());
 }
@@ -92,6 +99,7 @@ template <class ExecSpace, class Set, class KeyView, class CountView,
                            int> = 0>
 void retrieve_all_unordered(const ExecSpace& space, const Set& set, const KeyView& keys_out,
                             const CountView& count) {
+  const Impl::Region region("Ordo::retrieve_all_unordered");
   Impl::retrieve_to_count<false>("Ordo::retrieve_all_unordered", space, set, keys_out,
                                  Impl::NoMapValues<Set>(), count);
 }

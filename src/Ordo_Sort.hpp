@@ -24,6 +24,7 @@ namespace Ordo {
 template <class ExecSpace, class KeyView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void sort(const ExecSpace& space, const KeyView& keys, const Comp& comp = Comp{}) {
+  const Impl::Region region("Ordo::sort");
   Impl::check_sort_keys<ExecSpace>("Ordo::sort", keys);
   Impl::sort(space, keys, comp, Impl::SortOptions{});
 }
@@ -69,6 +70,7 @@ template <class ExecSpace, class KeyView, class ValueView, class Comp = less<>,
 void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
                  const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::sort_by_key";
+  const Impl::Region region(fn);
   Impl::check_sort_keys<ExecSpace>(fn, keys);
   Impl::check_sort_values<ExecSpace>(fn, keys, values);
   Impl::sort_by_key(space, keys, values, comp, Impl::SortOptions{});
@@ -90,6 +92,7 @@ template <class ExecSpace, class KeyView, class ValueView, class Comp = less<>,
 void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
                         const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::stable_sort_by_key";
+  const Impl::Region region(fn);
   Impl::check_sort_keys<ExecSpace>(fn, keys);
   Impl::check_sort_values<ExecSpace>(fn, keys, values);
   Impl::stable_sort_by_key(space, keys, values, comp, Impl::SortOptions{});
@@ -111,6 +114,7 @@ template <class ExecSpace, class KeyView, class PermView, class Comp = less<>,
 void sort_permutation(const ExecSpace& space, const KeyView& keys, const PermView& perm,
                       const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::sort_permutation";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, KeyView>();
   Impl::check_all_reachable<ExecSpace>(fn, "keys", keys, "perm", perm);
   Impl::check_index_output<ExecSpace>(fn, "perm", perm, keys.extent(0),
@@ -136,6 +140,7 @@ template <class ExecSpace, class PermView, class... Views,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void apply_permutation(const ExecSpace& space, const PermView& perm, const Views&... views) {
   constexpr const char* fn = "Ordo::apply_permutation";
+  const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, PermView, Views...>();
   static_assert(std::is_integral_v<typename PermView::value_type>, "Ordo: perm holds integers");
   static_assert(sizeof...(Views) > 0, "Ordo::apply_permutation: no View to permute");

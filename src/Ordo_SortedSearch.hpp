@@ -28,6 +28,7 @@ template <class ExecSpace, class AView, class BView, class IndexView, class Comp
 void sorted_search(const ExecSpace& space, const AView& a, const BView& b, const IndexView& a_index,
                    Bounds bounds, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::sorted_search";
+  const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "a_index", a_index, a.extent(0), b.extent(0));
   Impl::check_no_alias(fn, "a_index", a_index, "a", a, "b", b);
   Impl::check_all_reachable<ExecSpace>(fn, "a_index", a_index);
@@ -48,6 +49,7 @@ void sorted_search(const ExecSpace& space, const AView& a, const BView& b,
                    const SearchOutputs<AI, AM, BI, BM>& outputs, Bounds bounds,
                    const Counts& counts, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::sorted_search";
+  const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "counts", counts, 2,
                                       a.extent(0) > b.extent(0) ? a.extent(0) : b.extent(0));
   Impl::check_no_alias(fn, "counts", counts, "a", a, "b", b, "a_index", outputs.a_index, "a_match",
@@ -66,6 +68,7 @@ template <
 MatchCounts sorted_search(const ExecSpace& space, const AView& a, const BView& b,
                           const SearchOutputs<AI, AM, BI, BM>& outputs, Bounds bounds,
                           const Comp& comp = Comp{}) {
+  const Impl::Region region("Ordo::sorted_search");
   Impl::check_complete_search("Ordo::sorted_search", space, a, b, outputs, comp);
   const auto counts = Impl::workspace<std::int64_t>(space, 2, Impl::WorkspaceSlot::counts);
   Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
@@ -102,6 +105,7 @@ template <class ExecSpace, class AView, class BView, class CountView, class Comp
 void sorted_equality_count(const ExecSpace& space, const AView& a, const BView& b,
                            const CountView& counts, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::sorted_equality_count";
+  const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "counts", counts, a.extent(0), b.extent(0));
   Impl::check_no_alias(fn, "counts", counts, "a", a, "b", b);
   Impl::check_all_reachable<ExecSpace>(fn, "counts", counts);
@@ -127,6 +131,7 @@ template <class ExecSpace, class Haystack, class Needles, class Out, class Comp 
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void lower_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
                  const Out& out, const Comp& comp = Comp{}) {
+  const Impl::Region region("Ordo::lower_bound");
   Impl::binary_search_all<false>("Ordo::lower_bound", "Ordo::lower_bound::search", space, haystack,
                                  needles, out, comp);
 }
@@ -137,6 +142,7 @@ template <class ExecSpace, class Haystack, class Needles, class Out, class Comp 
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void upper_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
                  const Out& out, const Comp& comp = Comp{}) {
+  const Impl::Region region("Ordo::upper_bound");
   Impl::binary_search_all<true>("Ordo::upper_bound", "Ordo::upper_bound::search", space, haystack,
                                 needles, out, comp);
 }

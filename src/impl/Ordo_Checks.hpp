@@ -8,6 +8,7 @@
 #include <Ordo_Config.hpp>
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 #include <impl/Ordo_Traits.hpp>
 
 #include <cstddef>
@@ -20,6 +21,11 @@
 #include <impl/cuda/Ordo_Cuda_Memory.hpp>
 
 namespace Ordo::Impl {
+
+// The Kokkos Tools profiling region of a public call, named after it ("Ordo::sort"): a profiler
+// (the space-time stack, Nsight Systems through NVTX) shows each Ordo call as one item around
+// its kernels, whose labels are Ordo::<algo>::<phase>. Opened first, before the argument checks.
+using Region = Kokkos::Profiling::ScopedRegion;
 
 [[noreturn]] inline void fail(const char* function, const std::string& what) {
   throw std::invalid_argument(std::string(function) + ": " + what);

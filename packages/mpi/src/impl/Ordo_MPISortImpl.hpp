@@ -180,6 +180,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   using Keys = typename S::Keys;
   using Values = typename S::Values;
   const char* fn = form_name(form);
+  const Ordo::Impl::Region region(fn);
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) throw std::invalid_argument(std::string(fn) + ": MPI is not initialized");

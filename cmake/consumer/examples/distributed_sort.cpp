@@ -47,7 +47,7 @@ int main(int argc, char* argv[]) {
     if (rank == 0) {
       std::sort(all.begin(), all.end());
       failed = all != result;
-      std::printf("ordo-consumer-mpi: %d ranks sorted %zu keys %s\n", ranks, all.size(),
+      std::printf("distributed_sort: %d ranks sorted %zu keys %s\n", ranks, all.size(),
                   failed ? "WRONGLY" : "correctly");
     }
   }
