@@ -4,6 +4,7 @@
 stand-in for spack.package (this machine has no Spack). Catches syntax errors, misspelled
 directives and wrong directive arguments' structure; a real Spack checks the rest."""
 import pathlib
+import re
 import sys
 import types
 
@@ -41,4 +42,12 @@ assert any(d.startswith("kokkos@4.5:") for d in deps), "Ordo must depend on kokk
 variants = {c[1][0] for c in calls if c[0] == "variant"}
 assert {"tests", "perf"} <= variants, f"variants tests and perf missing: {variants}"
 assert hasattr(cls, "cmake_args") and hasattr(cls, "test_consumer")
-print(f"check-spack-recipe: {recipe.name} parses; {len(calls)} directives, variants {sorted(variants)}")
+# The release the CMake project declares is a version of the recipe, pinned to a commit.
+cmake = (recipe.parents[3] / "CMakeLists.txt").read_text()
+release = re.search(r"project\(Ordo VERSION ([0-9.]+)", cmake).group(1)
+versions = {c[1][0]: c[2] for c in calls if c[0] == "version"}
+assert release in versions, f"the recipe has no version {release} (CMakeLists.txt's project version)"
+assert re.fullmatch(r"[0-9a-f]{40}", versions[release].get("commit", "")), \
+    f"version {release} must name its release commit (commit=<40 hex digits>)"
+print(f"check-spack-recipe: {recipe.name} parses; {len(calls)} directives, variants "
+      f"{sorted(variants)}, versions {sorted(versions)}")

@@ -20,6 +20,7 @@ class Ordo(CMakePackage):
     license("BSD-3-Clause")
 
     version("main", branch="main")
+    version("0.1.0", commit="58cf3f0a43dd6a7d15e0300d1d2a5092b4b0024c")
 
     variant("tests", default=False, description="Build the unit tests (GoogleTest)")
     variant("perf", default=False, description="Build ordo-perf (CLI11)")
