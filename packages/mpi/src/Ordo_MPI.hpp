@@ -82,6 +82,23 @@ SortedPairs<ResultView<KeyView>, ResultView<ValueView>> stable_sort_by_key(
   return {k, v};
 }
 
+/// sort_by_key and stable_sort_by_key on keys' execution space.
+template <class KeyView, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+SortedPairs<ResultView<KeyView>, ResultView<ValueView>> sort_by_key(
+    MPI_Comm comm, const KeyView& keys, const ValueView& values, const Comp& comp = Comp{},
+    const SortOptions& options = {}) {
+  return sort_by_key(typename KeyView::execution_space{}, comm, keys, values, comp, options);
+}
+
+template <class KeyView, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+SortedPairs<ResultView<KeyView>, ResultView<ValueView>> stable_sort_by_key(
+    MPI_Comm comm, const KeyView& keys, const ValueView& values, const Comp& comp = Comp{},
+    const SortOptions& options = {}) {
+  return stable_sort_by_key(typename KeyView::execution_space{}, comm, keys, values, comp, options);
+}
+
 /// Sorts in place across ranks, each rank keeping its number of keys: rank r's keys become
 /// positions [n_0 + ... + n_(r-1), n_0 + ... + n_r) of the global order (an exact split).
 template <class ExecSpace, class KeyView, class Comp = less<>,
@@ -106,6 +123,20 @@ void sort_by_key_keep_counts(const ExecSpace& space, MPI_Comm comm, const KeyVie
                 "Ordo::MPI: keys and values are written");
   Impl::distributed_sort<Impl::Form::sort_by_key_keep_counts>(space, comm, keys, values, comp,
                                                               options);
+}
+
+/// sort_keep_counts and sort_by_key_keep_counts on keys' execution space.
+template <class KeyView, class Comp = less<>, std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+void sort_keep_counts(MPI_Comm comm, const KeyView& keys, const Comp& comp = Comp{},
+                      const SortOptions& options = {}) {
+  sort_keep_counts(typename KeyView::execution_space{}, comm, keys, comp, options);
+}
+
+template <class KeyView, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+void sort_by_key_keep_counts(MPI_Comm comm, const KeyView& keys, const ValueView& values,
+                             const Comp& comp = Comp{}, const SortOptions& options = {}) {
+  sort_by_key_keep_counts(typename KeyView::execution_space{}, comm, keys, values, comp, options);
 }
 
 }  // namespace Ordo::MPI

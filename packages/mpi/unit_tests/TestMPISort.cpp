@@ -278,7 +278,7 @@ TEST(MPISort, ByKeyIsStableAcrossRanks) {
   const auto keys = to_device(generate<std::uint32_t>(Dist::few_distinct, 3000, seed_of(17)));
   const auto values = to_device(generate<std::uint32_t>(Dist::uniform, 3000, seed_of(18)));
   const auto a = Ordo::MPI::sort_by_key(space, world, keys, values);
-  const auto b = Ordo::MPI::stable_sort_by_key(space, world, keys, values);
+  const auto b = Ordo::MPI::stable_sort_by_key(world, keys, values);  // keys' execution space
   EXPECT_TRUE(same_bits(to_host(a.keys), to_host(b.keys)));
   EXPECT_TRUE(same_bits(to_host(a.values), to_host(b.values)));
 }
@@ -291,7 +291,7 @@ TEST(MPISort, KeepCounts) {
     const ExecSpace space;
     const auto input = generate<double>(d, size_of(2000, 0) * (my_rank() % 2), seed_of(20));
     auto keys = to_device(input);
-    Ordo::MPI::sort_keep_counts(space, world, keys, Ordo::greater<>{});
+    Ordo::MPI::sort_keep_counts(world, keys, Ordo::greater<>{});  // keys' execution space
     check_sorted_result(input, to_host(keys), Ordo::greater<>{}, 0, true);
   }
 }
