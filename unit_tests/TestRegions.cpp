@@ -73,6 +73,18 @@ void expect_annotated(const std::string& name, const std::function<void()>& call
   EXPECT_TRUE(ordo_kernel) << "no Ordo:: kernel among " << seen.kernels.size();
 }
 
+struct Odd {
+  KOKKOS_FUNCTION bool operator()(std::uint32_t x) const { return (x & 1u) != 0; }
+};
+
+template <class Map>
+struct FillMap {
+  Map map;
+  KOKKOS_FUNCTION void operator()(int i) const {
+    map.insert(std::uint32_t(7 * i), std::uint32_t(i));
+  }
+};
+
 template <class T>
 DeviceView<T> device_copy(const std::vector<T>& v, const char* label) {
   DeviceView<T> d(label, v.size());
@@ -126,16 +138,16 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
                    [&] { Ordo::sorted_equality_count(space, a, b, index); });
   expect_annotated("Ordo::lower_bound", [&] { Ordo::lower_bound(space, a, b, index); });
   expect_annotated("Ordo::upper_bound", [&] { Ordo::upper_bound(space, a, b, index); });
-  const auto odd = KOKKOS_LAMBDA(std::uint32_t x) { return (x & 1u) != 0; };
+  const Odd odd;
   expect_annotated("Ordo::copy_if", [&] { Ordo::copy_if(space, a, out, odd); });
   expect_annotated("Ordo::copy_if", [&] { Ordo::copy_if(space, a, out, odd, counts); });
   expect_annotated("Ordo::copy_if_unordered", [&] { Ordo::copy_if_unordered(space, a, out, odd); });
   expect_annotated("Ordo::copy_flagged", [&] { Ordo::copy_flagged(space, a, flags, out); });
 
-  Kokkos::UnorderedMap<std::uint32_t, std::uint32_t, ExecSpace> map(2 * n);
-  Kokkos::parallel_for(
-      "OrdoTest::fill_map", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      KOKKOS_LAMBDA(int i) { map.insert(std::uint32_t(7 * i), std::uint32_t(i)); });
+  using Map = Kokkos::UnorderedMap<std::uint32_t, std::uint32_t, ExecSpace>;
+  Map map(2 * n);
+  Kokkos::parallel_for("OrdoTest::fill_map", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                       FillMap<Map>{map});
   expect_annotated("Ordo::retrieve_all", [&] { Ordo::retrieve_all(space, map, out, out_values); });
   expect_annotated("Ordo::retrieve_all_unordered",
                    [&] { Ordo::retrieve_all_unordered(space, map, out, out_values); });
