@@ -87,7 +87,7 @@ struct FillMap {
 
 template <class T>
 DeviceView<T> device_copy(const std::vector<T>& v, const char* label) {
-  DeviceView<T> d(label, v.size());
+  DeviceView<T> d(std::string(label), v.size());
   auto h = Kokkos::create_mirror_view(d);
   std::copy(v.begin(), v.end(), h.data());
   Kokkos::deep_copy(d, h);
