@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Plots ordo-perf-mpi JSON lines: for each point, the distributed sort's phases (the slowest
+rank's local sort, splitters, exchange, merge) as stacked bars beside the run's two baselines
+added up (local sort alone + MPI_Alltoallv of the same bytes). Uses matplotlib from Debian's
+packages (python3-matplotlib).
+
+    perf_tests/plot_mpi_results.py perf_tests/results/mpi_sort-cpu-<commit>.jsonl -o mpi_sort.png
+"""
+import argparse
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PHASES = [("local_sort_ms", "local sort"), ("splitters_ms", "splitters"),
+          ("exchange_ms", "exchange"), ("merge_ms", "merge")]
+
+
+def label(p):
+    what = f"{p['ranks']}r {p['scaling'][0]} 2^{p['log2n']}"
+    if p["values"]:
+        what += " pairs"
+    if p["dist"] != "uniform":
+        what += f" {p['dist']}"
+    if p["exchange"] == "staged":
+        what += " staged"
+    return what
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("jsonl", nargs="+")
+    parser.add_argument("-o", "--output", required=True, help="PNG file to write")
+    args = parser.parse_args()
+    points, context = [], None
+    for path in args.jsonl:
+        with open(path) as f:
+            for line in f:
+                rec = json.loads(line)
+                if rec["record"] == "context":
+                    context = context or rec
+                else:
+                    points.append(rec)
+    fig, ax = plt.subplots(figsize=(max(8, 0.6 * len(points)), 5))
+    x = range(len(points))
+    bottom = [0.0] * len(points)
+    for key, name in PHASES:
+        values = [p[key] for p in points]
+        ax.bar([i - 0.2 for i in x], values, 0.4, bottom=bottom, label=name)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    floor = [p["baseline_local_sort_ms"] + p["baseline_alltoallv_ms"] for p in points]
+    ax.bar([i + 0.2 for i in x], floor, 0.4, color="0.7", label="local sort + alltoallv alone")
+    for i, p in enumerate(points):
+        ax.annotate(f"{p['vs_local_plus_alltoallv']:.2f}x", (i - 0.2, bottom[i]), ha="center",
+                    va="bottom", fontsize=7)
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([label(p) for p in points], rotation=60, ha="right", fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("ms (slowest rank)")
+    title = "Ordo::MPI::sort, u32 keys"
+    if context:
+        title += f" ({context['ordo_commit'][:7]}, {context['mpi']}, " \
+                 f"{context['execution_space']} x{context['concurrency']} a rank)"
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
