@@ -4,6 +4,7 @@
 // copies keep their Kokkos:: labels). Checked through Kokkos Tools' callbacks on each backend.
 #include "Ordo_TestBackend.hpp"
 #include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
 
 #include <Ordo.hpp>
 
@@ -85,15 +86,6 @@ struct FillMap {
   }
 };
 
-template <class T>
-DeviceView<T> device_copy(const std::vector<T>& v, const char* label) {
-  DeviceView<T> d(std::string(label), v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  std::copy(v.begin(), v.end(), h.data());
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
 TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   const ToolsCallbacks callbacks;
   const ExecSpace space;
@@ -101,8 +93,8 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   const auto keys_h = generate<std::uint32_t>(Dist::uniform, n, 1);
   auto sorted_h = keys_h;
   std::sort(sorted_h.begin(), sorted_h.end());
-  const auto a = device_copy(sorted_h, "a");
-  const auto b = device_copy(generate<std::uint32_t>(Dist::few_distinct, n, 2), "b");
+  const auto a = to_device(sorted_h, "a");
+  const auto b = to_device(generate<std::uint32_t>(Dist::few_distinct, n, 2), "b");
   Ordo::sort(space, b);
   DeviceView<std::uint32_t> keys("keys", n), values("values", n), out("out", 2 * n),
       out_values("out_values", 2 * n), big("big", (std::size_t(1) << 19) + 3);
@@ -110,7 +102,7 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   DeviceView<std::int64_t> index_b("index_b", n);
   DeviceView<std::uint8_t> match("match", n), match_b("match_b", n), flags("flags", n);
   Kokkos::deep_copy(flags, 1);
-  auto fresh = [&] { Kokkos::deep_copy(keys, device_copy(keys_h, "k")); };
+  auto fresh = [&] { Kokkos::deep_copy(keys, to_device(keys_h)); };
 
   expect_annotated("Ordo::sort", [&] { fresh(), Ordo::sort(space, keys); });
   expect_annotated("Ordo::sort", [&] { Ordo::sort(space, big); });  // the radix sort's size

@@ -6,6 +6,7 @@
 //
 //   mpiexec -n 2 ordo-perf-mpi sort --log2n 23 --scaling weak --format jsonl
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfInputs.hpp"
 
 #include <Ordo_MPI.hpp>
 
@@ -108,12 +109,8 @@ Lines run_point(const Options& o, int log2n) {
   const std::size_t n = total_n / P + (std::uint64_t(me) < total_n % P ? 1 : 0);
   const ExecSpace space;
   const auto host_keys = make_keys<Key>(o.dist, n, 0x5eed + 7919 * std::uint64_t(me) + log2n);
-  Kokkos::View<Key*, MemorySpace> input("input", n), work("work", n);
-  {
-    auto h = Kokkos::create_mirror_view(input);
-    std::copy(host_keys.begin(), host_keys.end(), h.data());
-    Kokkos::deep_copy(input, h);
-  }
+  const auto input = OrdoPerf::to_device(host_keys, "input");
+  Kokkos::View<Key*, MemorySpace> work("work", n);
   Kokkos::View<std::uint32_t*, MemorySpace> values("values", o.values ? n : 0);
   Kokkos::deep_copy(values, 1u);
 
@@ -175,7 +172,7 @@ Lines run_point(const Options& o, int log2n) {
   Kokkos::View<std::uint32_t*, MemorySpace> work_values("work_values", o.values ? n : 0);
   std::vector<double> local, alltoall;
   const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
-  std::vector<char> send(n * bytes_per_key), recv(n * bytes_per_key + P * bytes_per_key);
+  std::vector<char> send(n * bytes_per_key), recv;
   std::vector<int> counts(P), displs(P), rcounts(P), rdispls(P);
   for (int q = 0; q < P; ++q) {
     counts[q] = int((n / P + (std::size_t(q) < n % P ? 1 : 0)) * bytes_per_key);
