@@ -52,6 +52,7 @@ struct Options {
   int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
   int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
   std::string algorithm = "";  // sort: tuning experiment (slab or radix); empty: Ordo's dispatch
+  std::string segments = "powerlaw";  // segmented_sort: the segments' lengths
 };
 
 struct Stats {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -90,6 +91,36 @@ void for_key_type(const std::string& key, F&& f) {
     f(double{});
   else
     throw std::invalid_argument("ordo-perf: unknown --key '" + key + "'");
+}
+
+// CRS offsets of segments whose lengths follow `dist`, n keys in all (the last segment cut):
+//   uniform:L  every segment L keys
+//   powerlaw   Pareto(1.5) lengths, at least 1, mean about 16, at most 2^16 (a graph's adjacency)
+//   tiny       uniform in [0, 8] (mean 4)
+//   cells      Poisson, mean 32 (particles in cells)
+inline std::vector<std::int64_t> segment_offsets(const std::string& dist, std::int64_t n,
+                                                 std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::int64_t uniform = 0;
+  if (dist.rfind("uniform:", 0) == 0) uniform = std::stoll(dist.substr(8));
+  if (uniform <= 0 && dist != "powerlaw" && dist != "tiny" && dist != "cells") {
+    throw std::invalid_argument("ordo-perf: --segments is uniform:L, powerlaw, tiny or cells");
+  }
+  std::poisson_distribution<std::int64_t> poisson(32.0);
+  std::vector<std::int64_t> offsets{0};
+  while (offsets.back() < n) {
+    std::int64_t len = uniform;
+    if (dist == "powerlaw") {
+      const double u = (double(rng() >> 11) + 1) / double(std::uint64_t(1) << 53);
+      len = 1 + std::int64_t(std::min(65535.0, 7.5 * (std::pow(u, -1 / 1.5) - 1)));
+    } else if (dist == "tiny") {
+      len = std::int64_t(rng() % 9);
+    } else if (dist == "cells") {
+      len = poisson(rng);
+    }
+    offsets.push_back(std::min(n, offsets.back() + len));
+  }
+  return offsets;
 }
 
 }  // namespace OrdoPerf

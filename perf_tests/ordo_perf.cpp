@@ -4,6 +4,7 @@
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
+#include "Ordo_PerfSegmentedSort.hpp"
 #include "Ordo_PerfSort.hpp"
 #include "Ordo_PerfSortedSearch.hpp"
 
@@ -32,7 +33,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
                   "std::copy_if, parallel_scan, Kokkos::sort, Kokkos::Experimental::sort_by_key, "
                   "Kokkos::Experimental::sort_team, std::sort, cub::DeviceRadixSort::SortKeys, "
                   "cub::DeviceRadixSort::SortPairs, cub::DeviceMergeSort::SortKeys, "
-                  "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys");
+                  "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys, "
+                  "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -51,11 +53,9 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", o.warmup, "untimed calls before timing");
 
   std::map<std::string, void (*)(const OrdoPerf::Options&, OrdoPerf::Report&)> primitives = {
-      {"merge", OrdoPerf::run_merge},
-      {"sorted_search", OrdoPerf::run_sorted_search},
-      {"copy_if", OrdoPerf::run_copy_if},
-      {"retrieve_all", OrdoPerf::run_retrieve_all},
-      {"sort", OrdoPerf::run_sort}};
+      {"merge", OrdoPerf::run_merge},     {"sorted_search", OrdoPerf::run_sorted_search},
+      {"copy_if", OrdoPerf::run_copy_if}, {"retrieve_all", OrdoPerf::run_retrieve_all},
+      {"sort", OrdoPerf::run_sort},       {"segmented_sort", OrdoPerf::run_segmented_sort}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
@@ -80,6 +80,10 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: the slab sort or the radix sort (arithmetic keys) at every "
                    "size (default: Ordo's dispatch)")
       ->check(CLI::IsMember({"slab", "radix"}));
+  app.get_subcommand("segmented_sort")
+      ->add_option("--segments", o.segments,
+                   "segment lengths: uniform:L, powerlaw (mean about 16, at most 2^16), tiny "
+                   "(mean 4) or cells (Poisson, mean 32); default powerlaw");
   for (const char* name : {"copy_if", "retrieve_all"}) {
     app.get_subcommand(name)
         ->add_option(

@@ -9,6 +9,7 @@
 #include <Ordo_CopyIf.hpp>
 #include <Ordo_Merge.hpp>
 #include <Ordo_RetrieveAll.hpp>
+#include <Ordo_SegmentedSort.hpp>
 #include <Ordo_Sort.hpp>
 #include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>

@@ -110,6 +110,15 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   expect_annotated("Ordo::sort_by_key", [&] { fresh(), Ordo::sort_by_key(space, keys, values); });
   expect_annotated("Ordo::stable_sort_by_key",
                    [&] { fresh(), Ordo::stable_sort_by_key(space, keys, values); });
+  // Segments of every bin: lanes, teams (or warps) and the long bin.
+  const auto offsets = to_device(std::vector<std::int64_t>{0, 3, 40, 100, 2990, 3000}, "offsets");
+  expect_annotated("Ordo::segmented_sort",
+                   [&] { fresh(), Ordo::segmented_sort(space, keys, offsets); });
+  expect_annotated("Ordo::segmented_sort_by_key",
+                   [&] { fresh(), Ordo::segmented_sort_by_key(space, keys, values, offsets); });
+  expect_annotated("Ordo::stable_segmented_sort_by_key", [&] {
+    fresh(), Ordo::stable_segmented_sort_by_key(space, keys, values, offsets);
+  });
   expect_annotated("Ordo::sort_permutation", [&] { Ordo::sort_permutation(space, a, perm); });
   expect_annotated("Ordo::apply_permutation",
                    [&] { Ordo::apply_permutation(space, perm, keys, values); });

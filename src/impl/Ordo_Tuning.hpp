@@ -118,6 +118,16 @@ struct SortTuning {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
+  // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to
+  // segment_lane_max records sort in one thread's registers (bins of 2, 4, ..., segment_lane_max
+  // registers), up to segment_team_max one team each (bins of power-of-two networks), longer ones
+  // all together by the device sort. Host backends sort the segments above segment_lane_max with
+  // the standard library (the team bins serve the tests of the portable network).
+  static constexpr int segment_lane_max = 16;
+  static constexpr std::int64_t segment_team_max = 1024;
+  static constexpr int segment_warps = 1;  // the CUDA seam's warp bins: segments (warps) a team
+  // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
+  static constexpr int segment_list_team = 1;
 };
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
@@ -209,6 +219,17 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
+  // Segmented sort: segments up to segment_lane_max records in one thread's registers (4-byte
+  // records 64, up to 12-byte records 32, else 16: at most 64 registers of records a thread),
+  // up to segment_team_max (the block) one team each; up to 32 * seam_team_regs records in one
+  // warp's slab, segment_warps warps (segments) a team. Measured at 2^24 u32 keys (cells, mean
+  // 32 keys a segment) with a lane bound of 16: the warp bins of 32 and 64 records took 306 us of
+  // 0.49 ms, one warp per 20 to 45 keys.
+  static constexpr int segment_lane_max =
+      KeyBytes + ValueBytes <= 4 ? 64 : (KeyBytes + ValueBytes <= 12 ? 32 : 16);
+  static constexpr std::int64_t segment_team_max = std::int64_t(slabs) * lanes * regs;
+  static constexpr int segment_warps = 4;
+  static constexpr int segment_list_team = 256;
   // Four-way merge passes (half as many passes over memory) were measured at dfdb26f and removed:
   // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0 (their
   // partitions issue-bound at 66-85 us a pass; sort-merge-ways-h100-dfdb26f.jsonl in git history).

@@ -51,7 +51,15 @@ enum class WorkspaceSlot : int {
   sort_samples = 7,
   radix_words = 8,
   radix_counts = 9,
-  read_back = 10  // pinned host memory (read_back)
+  read_back = 10,  // pinned host memory (read_back)
+  segment_lists = 11,
+  segment_slots = 12,
+  segment_keys = 13,
+  segment_values = 14,
+  segment_order0 = 15,
+  segment_order1 = 16,
+  segment_firsts = 17,
+  segment_cursors = 18
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

@@ -26,6 +26,11 @@ class Ordo(CMakePackage):
     variant("perf", default=False, description="Build ordo-perf (CLI11)")
     variant("debug_checks", default=False, description="Check preconditions such as sorted inputs")
     variant("mpi", default=False, description="Build packages/mpi: the distributed sort, Ordo::MPI")
+    variant(
+        "kokkoskernels",
+        default=False,
+        description="Build packages/kokkoskernels: CRS sorts, Ordo::KokkosKernels",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -35,6 +40,7 @@ class Ordo(CMakePackage):
     depends_on("googletest", when="+tests")
     depends_on("cli11", when="+perf")
     depends_on("mpi", when="+mpi")
+    depends_on("kokkos-kernels@4.5:", when="+kokkoskernels")
 
     def cmake_args(self):
         return [
@@ -44,6 +50,7 @@ class Ordo(CMakePackage):
             self.define_from_variant("Ordo_ENABLE_PERF_TESTS", "perf"),
             self.define_from_variant("Ordo_ENABLE_DEBUG_CHECKS", "debug_checks"),
             self.define_from_variant("Ordo_ENABLE_MPI", "mpi"),
+            self.define_from_variant("Ordo_ENABLE_KOKKOSKERNELS", "kokkoskernels"),
         ]
 
     @run_after("install")

@@ -14,6 +14,7 @@
 //                       exchange buffer, then each warp's slab half merge
 //   sort_block          the block kernel's team (Ordo_SortBlocksImpl.hpp): load, sort, store
 //   team_sort_in_warps  sort_team's segments that whole warps sort in registers
+//   warp_sort_segments  segmented sort's segments of one slab, one a warp
 // Called by every thread of a Kokkos CUDA team whose threads form whole warps (linear thread id =
 // threadIdx.y * blockDim.x + threadIdx.x).
 
@@ -190,6 +191,19 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
   store_tile<K, V>(member, tile, sink, base, count);
 #else
   (void)member, (void)source, (void)sink, (void)order, (void)base, (void)count, (void)block;
+#endif
+}
+
+// Segmented sort's warp bins (Ordo_SegmentedSortImpl.hpp): warp w of the calling team sorts the
+// segment tile_of(w) returns, of count(w) <= 32 * R records (0: none), in one slab.
+template <int R, class K, class V, class TileOf, class Order>
+KOKKOS_INLINE_FUNCTION void warp_sort_segments(const TileOf& tile_of, const Order& order) {
+#if defined(__CUDA_ARCH__)
+  std::int64_t n = 0;
+  const auto tile = tile_of(team_thread() / 32, n);
+  if (n > 1) warp_sort<R, K, V>(tile, n, order);
+#else
+  (void)tile_of, (void)order;
 #endif
 }
 
