@@ -15,8 +15,9 @@
 //                                    a team and bin)
 //   Ordo::segmented_sort::lanes      up to segment_lane_max records: one thread a segment, the
 //                                    network of its registers (lane_sort); no list, one launch
-//   Ordo::segmented_sort::warps      CUDA seam, up to 32 * seam_team_regs records: one warp a
-//                                    segment, in its slab
+//   Ordo::segmented_sort::groups     CUDA seam, up to 32 * seam_team_regs records: one group of
+//                                    a warp's lanes a segment (SortTuning's segment_group_regs
+//                                    registers a lane, or as many lanes as the warp has)
 //   Ordo::segmented_sort::teams      up to segment_team_max records: one team a segment, the block
 //                                    kernel's team sort (the CUDA seam's or the portable network)
 
@@ -255,25 +256,26 @@ struct SegmentLanes {
   }
 };
 
-// One warp a segment (CUDA seam), segment_warps a team.
-template <int R, class ExecSpace, class K, class V, class Records, class Order, class Segments>
-struct SegmentWarpSort {
+// One group of W lanes a segment (CUDA seam), team_size / W groups a team.
+template <int W, int R, class ExecSpace, class K, class V, class Records, class Order,
+          class Segments>
+struct SegmentGroupSort {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Records records;
   Order order;
   Segments segments;
   std::int64_t count;
-  int warps;
   KOKKOS_FUNCTION void operator()(const Member& member) const {
 #if defined(ORDO_CUDA_SLAB)
-    auto tile_of = [&](int w, std::int64_t& n) {
-      const std::int64_t i = std::int64_t(member.league_rank()) * warps + w;
+    const std::int64_t groups = member.team_size() / W;
+    auto tile_of = [&](int g, std::int64_t& n) {
+      const std::int64_t i = member.league_rank() * groups + g;
       std::int64_t lo = 0;
       n = 0;
       if (i < count) segments(i, lo, n);
       return SegmentTile<K, V, Records>{records, lo, n};
     };
-    CudaSeam::warp_sort_segments<R, K, V>(tile_of, order);
+    CudaSeam::group_sort_segments<W, R, K, V>(tile_of, order);
 #else
     (void)member;
 #endif

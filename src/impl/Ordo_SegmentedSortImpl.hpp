@@ -179,8 +179,41 @@ struct EndAt {
   }
 };
 
-// One thread a segment: the lane networks up to segment_lane_max records (unstable sorts), the
-// standard library up to host_grain; the longer ones after, each by the host sort on every thread.
+// The encoded key of a host record.
+template <class K>
+K host_key(const K& k) {
+  return k;
+}
+template <class K, class V>
+K host_key(const HostRecord<K, V>& r) {
+  return r.key;
+}
+
+// Stable LSD radix sort of a's records by their encoded keys K (8-bit digits; one read counts
+// every pass's digits, a pass whose digit every key shares is skipped); b: a buffer.
+template <class K, class Rec>
+void host_radix_sort(std::vector<Rec>& a, std::vector<Rec>& b) {
+  constexpr int passes = int(sizeof(K));
+  const std::size_t n = a.size();
+  std::uint32_t counts[passes][256] = {};
+  for (const Rec& r : a) {
+    const K k = host_key(r);
+    for (int p = 0; p < passes; ++p) ++counts[p][(k >> (8 * p)) & 255];
+  }
+  b.resize(n);
+  for (int p = 0; p < passes; ++p) {
+    if (counts[p][(host_key(a[0]) >> (8 * p)) & 255] == n) continue;
+    std::uint32_t at[256], sum = 0;
+    for (int d = 0; d < 256; ++d) at[d] = sum, sum += counts[p][d];
+    for (const Rec& r : a) b[at[(host_key(r) >> (8 * p)) & 255]++] = r;
+    a.swap(b);
+  }
+}
+
+// One thread a segment: the lane networks up to segment_lane_max records (unstable sorts), then
+// std::sort (std::stable_sort) or, for encoded keys from segment_host_radix_from records on, the
+// radix sort (stable), up to host_grain; the longer ones after, each by the host sort on every
+// thread.
 template <class Codec, bool Stable, class V, class ExecSpace, class Records, class Offsets>
 void host_segmented_sort(const ExecSpace& space, const Records& records, const Offsets& offsets,
                          const typename Codec::Less& less, bool any_long) {
@@ -210,7 +243,14 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
           }
         }
         const HostRecordLess<typename Codec::Less> record_less{less};
-        if (Stable) {
+        bool radix = false;
+        if constexpr (Codec::encoded) radix = n >= Tuning::segment_host_radix_from;
+        if (radix) {
+          if constexpr (Codec::encoded) {
+            thread_local std::vector<Rec> spare;
+            host_radix_sort<K>(buffer, spare);  // stable
+          }
+        } else if (Stable) {
           std::stable_sort(buffer.begin(), buffer.end(), record_less);
         } else {
           std::sort(buffer.begin(), buffer.end(), record_less);
@@ -237,24 +277,27 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
 
 // ---- order of the launches ---------------------------------------------------------------------
 
-// One warp a segment of at most `capacity` records (CUDA seam; capacity a power of two from 32
-// on): slabs of R = max(2, capacity / 32) registers a lane.
-template <int R, class ExecSpace, class K, class V, class Records, class Order, class Segments>
-void sort_warp_bin(const ExecSpace& space, const Records& records, const Order& order,
-                   const Segments& bin, std::int64_t count, std::int64_t capacity) {
+// One group of a warp's lanes a segment of at most `capacity` records (CUDA seam; capacity a
+// power of two from 32 on, C the bin's): R = max(segment_group_regs, C / 32) registers a lane,
+// C / R lanes a group.
+template <std::int64_t C, class ExecSpace, class K, class V, class Records, class Order,
+          class Segments>
+void sort_group_bin(const ExecSpace& space, const Records& records, const Order& order,
+                    const Segments& bin, std::int64_t count, std::int64_t capacity) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  if constexpr (R < Tuning::seam_team_regs) {
-    if (capacity > 32 * R) {
-      sort_warp_bin<2 * R, ExecSpace, K, V>(space, records, order, bin, count, capacity);
+  if constexpr (C < 32 * Tuning::seam_team_regs) {
+    if (capacity > C) {
+      sort_group_bin<2 * C, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       return;
     }
   }
-  constexpr int warps = Tuning::segment_warps;
-  Kokkos::parallel_for(
-      "Ordo::segmented_sort::warps",
-      Kokkos::TeamPolicy<ExecSpace>(space, (count + warps - 1) / warps, 32 * warps),
-      SegmentWarpSort<R, ExecSpace, K, V, Records, Order, Segments>{records, order, bin, count,
-                                                                    warps});
+  constexpr int R = C / 32 > Tuning::segment_group_regs ? int(C / 32) : Tuning::segment_group_regs;
+  constexpr int W = int(C / R), team = Tuning::segment_group_team, groups = team / W;
+  static_assert(W >= 1 && W <= 32 && team % 32 == 0, "groups inside whole warps");
+  Kokkos::parallel_for("Ordo::segmented_sort::groups",
+                       Kokkos::TeamPolicy<ExecSpace>(space, (count + groups - 1) / groups, team),
+                       SegmentGroupSort<W, R, ExecSpace, K, V, Records, Order, Segments>{
+                           records, order, bin, count});
 }
 
 // One team a segment in a block of the bin's capacity (at least a slab).
@@ -316,11 +359,11 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     const Segments bin{offsets, lists, starts[b]};
     with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
       constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-      bool warp = false;
-      if constexpr (Seam) warp = capacity <= 32 * Tuning::seam_team_regs;
-      if (warp) {
+      bool group = false;
+      if constexpr (Seam) group = capacity <= 32 * Tuning::seam_team_regs;
+      if (group) {
         if constexpr (Seam)
-          sort_warp_bin<2, ExecSpace, K, V>(space, records, order, bin, count, capacity);
+          sort_group_bin<32, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       } else {
         sort_team_bin<Seam, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       }

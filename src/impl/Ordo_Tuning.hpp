@@ -125,9 +125,13 @@ struct SortTuning {
   // the standard library (the team bins serve the tests of the portable network).
   static constexpr int segment_lane_max = 16;
   static constexpr std::int64_t segment_team_max = 1024;
-  static constexpr int segment_warps = 1;  // the CUDA seam's warp bins: segments (warps) a team
+  // The CUDA seam's group bins: registers a lane, threads a team.
+  static constexpr int segment_group_regs = 8;
+  static constexpr int segment_group_team = 32;
   // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
   static constexpr int segment_list_team = 1;
+  // Host backends sort segments of encoded keys from this many records on with a radix sort.
+  static constexpr std::int64_t segment_host_radix_from = 256;
 };
 
 // The portable network of the team-level sorts (sort_team and friends), which run inside users'
@@ -219,16 +223,17 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
-  // Segmented sort: segments up to segment_lane_max records in one thread's registers (4-byte
-  // records 64, up to 12-byte records 32, else 16: at most 64 registers of records a thread),
-  // up to segment_team_max (the block) one team each; up to 32 * seam_team_regs records in one
-  // warp's slab, segment_warps warps (segments) a team. Measured at 2^24 u32 keys (cells, mean
-  // 32 keys a segment) with a lane bound of 16: the warp bins of 32 and 64 records took 306 us of
-  // 0.49 ms, one warp per 20 to 45 keys.
-  static constexpr int segment_lane_max =
-      KeyBytes + ValueBytes <= 4 ? 64 : (KeyBytes + ValueBytes <= 12 ? 32 : 16);
+  // Segmented sort: up to segment_lane_max records in one thread's registers; up to
+  // 32 * seam_team_regs records one group of a warp's lanes (segment_group_regs registers a lane,
+  // more where 32 lanes do not hold the bin), teams of segment_group_team threads; up to
+  // segment_team_max (the block) one team each. Measured at 2^24 u32 keys on the H100 (cells:
+  // Poisson lengths, mean 32): with a warp a segment from 17 records on, the bins of 32 and 64
+  // took 306 of 490 us; with one thread up to 64 records (64 registers) the lane kernel took 232
+  // us, and for tiny segments (mean 4) 199 us against 107 with a bound of 16.
+  static constexpr int segment_lane_max = 16;
   static constexpr std::int64_t segment_team_max = std::int64_t(slabs) * lanes * regs;
-  static constexpr int segment_warps = 4;
+  static constexpr int segment_group_regs = 8;
+  static constexpr int segment_group_team = 128;
   static constexpr int segment_list_team = 256;
   // Four-way merge passes (half as many passes over memory) were measured at dfdb26f and removed:
   // u32 keys 2^24 1.07 ms against 0.93 with two-way passes, 2^28 20.0 against 16.0 (their

@@ -36,7 +36,7 @@ template <class Matrix>
 void sort_crs_matrix(const Matrix& A) {
   using ExecSpace = typename Matrix::execution_space;
   const ExecSpace space;
-  sort_crs_matrix(space, A);
+  Ordo::KokkosKernels::sort_crs_matrix(space, A);  // qualified: no ADL into KokkosSparse
   space.fence("Ordo::KokkosKernels::sort_crs_matrix: fence");
 }
 
@@ -58,7 +58,7 @@ template <class Graph>
 void sort_crs_graph(const Graph& G) {
   using ExecSpace = typename Graph::execution_space;
   const ExecSpace space;
-  sort_crs_graph(space, G);
+  Ordo::KokkosKernels::sort_crs_graph(space, G);
   space.fence("Ordo::KokkosKernels::sort_crs_graph: fence");
 }
 

@@ -6,6 +6,7 @@
 // lanes as the slab's lanes and its registers as registers:
 //   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
 //   slab_sort               per-lane sorting network, then flip and half merges up to the slab
+//                           (a warp's, or a group of its lanes')
 //   slab_transpose          a slab's registers transposed for coalesced rows
 // (Lane level: the team-level block sorts built from these are cuda/Ordo_Cuda_TileSort.hpp.)
 // Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
@@ -124,9 +125,12 @@ __device__ __forceinline__ void slab_half_merge(K (&k)[R], V (&v)[R], int lane, 
   lane_half<R, R / 2>(k, v, order, 0, NoBound{});
 }
 
-template <bool Unrolled, int R, class K, class V, class Order>
+// Lanes: the slab's width, 32 (a warp) or a power-of-two group of its lanes (segmented sort's
+// groups: the shuffles' masks stay below Lanes, so each aligned group sorts its own slab).
+template <bool Unrolled, int Lanes = 32, int R, class K, class V, class Order>
 __device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const Order& order) {
   static_assert(R >= 2 && (R & (R - 1)) == 0, "a power-of-two slab height of at least 2");
+  static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0, "a group of lanes");
   lane_sort<R>(k, v, order, 0, NoBound{});
   auto level = [&](int span) {
     slab_flip(k, v, lane, span - 1, order);
@@ -134,10 +138,10 @@ __device__ __forceinline__ void slab_sort(K (&k)[R], V (&v)[R], int lane, const 
   };
   if constexpr (Unrolled) {
 #pragma unroll
-    for (int span = 2; span <= 32; span *= 2) level(span);
+    for (int span = 2; span <= Lanes; span *= 2) level(span);
   } else {
 #pragma unroll 1
-    for (int span = 2; span <= 32; span *= 2) level(span);
+    for (int span = 2; span <= Lanes; span *= 2) level(span);
   }
 }
 

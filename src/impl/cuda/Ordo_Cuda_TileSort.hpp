@@ -14,7 +14,7 @@
 //                       exchange buffer, then each warp's slab half merge
 //   sort_block          the block kernel's team (Ordo_SortBlocksImpl.hpp): load, sort, store
 //   team_sort_in_warps  sort_team's segments that whole warps sort in registers
-//   warp_sort_segments  segmented sort's segments of one slab, one a warp
+//   group_sort_segments segmented sort's segments of one slab, one a group of a warp's lanes
 // Called by every thread of a Kokkos CUDA team whose threads form whole warps (linear thread id =
 // threadIdx.y * blockDim.x + threadIdx.x).
 
@@ -194,14 +194,23 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
 #endif
 }
 
-// Segmented sort's warp bins (Ordo_SegmentedSortImpl.hpp): warp w of the calling team sorts the
-// segment tile_of(w) returns, of count(w) <= 32 * R records (0: none), in one slab.
-template <int R, class K, class V, class TileOf, class Order>
-KOKKOS_INLINE_FUNCTION void warp_sort_segments(const TileOf& tile_of, const Order& order) {
+// Segmented sort's group bins (Ordo_SegmentedSortImpl.hpp): the warp's lanes in groups of W, each
+// group sorting the segment tile_of(g) returns (g: the group's index in the team) of count(g) <=
+// W * R records (0: none) in its slab of W lanes, in position order (lane l of the group holds
+// positions l * R + [0, R)). Every lane of the warp takes part in the shuffles.
+template <int W, int R, class K, class V, class TileOf, class Order>
+KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Order& order) {
 #if defined(__CUDA_ARCH__)
+  const int thread = team_thread(), lane = thread % 32, first = (lane % W) * R;
   std::int64_t n = 0;
-  const auto tile = tile_of(team_thread() / 32, n);
-  if (n > 1) warp_sort<R, K, V>(tile, n, order);
+  const auto tile = tile_of(thread / W, n);
+  K k[R];
+  V v[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) tile.get(first + r, k[r], v[r]);
+  slab_sort<false, W>(k, v, lane, order);
+#pragma unroll
+  for (int r = 0; r < R; ++r) tile.set(first + r, k[r], v[r]);
 #else
   (void)tile_of, (void)order;
 #endif
