@@ -197,13 +197,19 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
 // Segmented sort's group bins (Ordo_SegmentedSortImpl.hpp): the warp's lanes in groups of W, each
 // group sorting the segment tile_of(g) returns (g: the group's index in the team) of count(g) <=
 // W * R records (0: none) in its slab of W lanes, in position order (lane l of the group holds
-// positions l * R + [0, R)). Every lane of the warp takes part in the shuffles.
+// positions l * R + [0, R)); every lane of the warp takes part in the shuffles. Whole warps take
+// warp_sort's coalesced rows (at 2^24 u32 keys in segments of 1024 on the H100, position order
+// took 0.38 ms against 0.17).
 template <int W, int R, class K, class V, class TileOf, class Order>
 KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Order& order) {
 #if defined(__CUDA_ARCH__)
   const int thread = team_thread(), lane = thread % 32, first = (lane % W) * R;
   std::int64_t n = 0;
   const auto tile = tile_of(thread / W, n);
+  if constexpr (W == 32) {  // a whole warp: coalesced rows in and out (warp_sort)
+    if (n > 1) warp_sort<R, K, V>(tile, n, order);
+    return;
+  }
   K k[R];
   V v[R];
 #pragma unroll
