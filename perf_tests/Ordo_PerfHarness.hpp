@@ -123,6 +123,19 @@ inline Stats time_host(int warmup, int reps, const std::function<void()>& call) 
   return time_device(Kokkos::DefaultHostExecutionSpace(), warmup, reps, call);
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// A CUB baseline: call(nullptr, bytes) sizes its temporary storage, allocated before timing;
+// then call(temp, bytes) is timed on the default CUDA instance like Ordo's calls.
+template <class Call>
+Stats time_cub(int warmup, int reps, const char* name, const Call& call) {
+  std::size_t temp_bytes = 0;
+  cuda_check(call(nullptr, temp_bytes), name);
+  Kokkos::View<char*, MemorySpace> temp("cub_temp", temp_bytes);
+  return time_device(ExecSpace(), warmup, reps,
+                     [&] { cuda_check(call(temp.data(), temp_bytes), name); });
+}
+#endif
+
 struct Point {
   std::string primitive, key, dist, impl;
   bool values;

@@ -153,12 +153,7 @@ void run_point(const Options& o, Report& report, int log2n) {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   auto cub_baseline = [&](const char* name, auto&& call) {
-    if (!wanted(o, name)) return;
-    std::size_t temp_bytes = 0;
-    cuda_check(call(nullptr, temp_bytes), name);
-    Kokkos::View<char*, MemorySpace> temp("cub_temp", temp_bytes);
-    baseline(name, time_device(space, o.warmup, o.reps,
-                               [&] { cuda_check(call(temp.data(), temp_bytes), name); }));
+    if (wanted(o, name)) baseline(name, time_cub(o.warmup, o.reps, name, call));
   };
   const auto stream = space.cuda_stream();
   if (o.values) {

@@ -20,6 +20,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("jsonl", nargs="+")
     parser.add_argument("-o", "--output", required=True, help="PNG file to write")
+    parser.add_argument("--commit", help="the commit the binary was built from, where the build "
+                        "directory was configured at another (the records hold the configured one)")
     args = parser.parse_args()
 
     context, series = None, collections.defaultdict(lambda: collections.defaultdict(list))
@@ -49,11 +51,12 @@ def main():
         ax.set_yscale("log")
         ax.set_xlabel("n (keys)")
         ax.set_ylabel("Gkeys/s")
-        ax.set_title(f"{primitive}, {key} keys{' + u32 values' if values else ''}, {dist}")
+        ax.set_title(f"{primitive}, {key} keys{' + values' if values else ''}, {dist}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     if context:
-        fig.suptitle(f"Ordo {context['ordo_version']} ({context['ordo_commit'][:10]}), "
+        commit = args.commit or context["ordo_commit"][:10]
+        fig.suptitle(f"Ordo {context['ordo_version']} ({commit}), "
                      f"Kokkos {context['kokkos_version']}, {context['device']}", fontsize=10)
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)

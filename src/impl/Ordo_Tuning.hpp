@@ -130,7 +130,9 @@ struct SortTuning {
   static constexpr int segment_group_team = 32;
   // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
   static constexpr int segment_list_team = 1;
-  // Host backends sort segments of encoded keys from this many records on with a radix sort.
+  // Host backends sort segments of encoded keys from this many records on with a radix sort. (A
+  // lane bound of 32 on OpenMP, 2 threads, 2^22 u32 keys in cells of mean 32: keys 27.8 ms
+  // against 28.7 for a std::sort loop, keys with f64 values 48.5 against 31.9: 16 stays.)
   static constexpr std::int64_t segment_host_radix_from = 256;
 };
 
