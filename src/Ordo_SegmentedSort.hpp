@@ -29,8 +29,7 @@ void segmented_sort(const ExecSpace& space, const KeyView& keys, const OffsetVie
                     const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::segmented_sort";
   const Impl::Region region(fn);
-  Impl::check_sort_keys<ExecSpace>(fn, keys);
-  Impl::check_segment_offsets<ExecSpace>(fn, keys, offsets);
+  Impl::check_segmented<ExecSpace>(fn, keys, offsets);
   Impl::segmented_sort(fn, space, keys, offsets, comp, Impl::SortOptions{});
 }
 

@@ -41,7 +41,7 @@ namespace Ordo::Impl {
 // segment_lane_max records, team bins up to segment_team_max, then the long bin.
 template <class Tuning>
 struct SegmentBins {
-  static constexpr int ceil_log2(std::int64_t x) {
+  KOKKOS_INLINE_FUNCTION static constexpr int ceil_log2(std::int64_t x) {
     int l = 0;
     while ((std::int64_t(1) << l) < x) ++l;
     return l;
@@ -54,9 +54,7 @@ struct SegmentBins {
   KOKKOS_INLINE_FUNCTION static int of(std::int64_t len) {
     if (len < 2) return -1;
     if (len > Tuning::segment_team_max) return long_bin;
-    int l = 1;
-    while ((std::int64_t(1) << l) < len) ++l;
-    return l - 1;
+    return ceil_log2(len) - 1;
   }
 };
 

@@ -240,13 +240,7 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
         }
         thread_local std::vector<Rec> buffer;
         buffer.resize(n);
-        for (std::int64_t i = 0; i < n; ++i) {
-          if constexpr (std::is_same_v<V, NoValue>) {
-            buffer[i] = records.keys.load(lo + i);
-          } else {
-            buffer[i] = Rec{records.keys.load(lo + i), records.values.load(lo + i)};
-          }
-        }
+        for (std::int64_t i = 0; i < n; ++i) buffer[i] = load_host_record<K, V>(records, lo + i);
         const HostRecordLess<typename Codec::Less> record_less{less};
         bool radix = false;
         if constexpr (Codec::encoded) radix = n >= Tuning::segment_host_radix_from;
@@ -260,14 +254,7 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
         } else {
           std::sort(buffer.begin(), buffer.end(), record_less);
         }
-        for (std::int64_t i = 0; i < n; ++i) {
-          if constexpr (std::is_same_v<V, NoValue>) {
-            records.keys.store(lo + i, buffer[i]);
-          } else {
-            records.keys.store(lo + i, buffer[i].key);
-            records.values.store(lo + i, buffer[i].value);
-          }
-        }
+        for (std::int64_t i = 0; i < n; ++i) store_host_record<V>(records, lo + i, buffer[i]);
       });
   if (!any_long) return;
   space.fence("Ordo::segmented_sort: fence");  // the offsets are read on the host
@@ -364,14 +351,13 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     const Segments bin{offsets, lists, starts[b]};
     with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
       constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-      bool group = false;
-      if constexpr (Seam) group = capacity <= 32 * Tuning::seam_team_regs;
-      if (group) {
-        if constexpr (Seam)
+      if constexpr (Seam) {
+        if (capacity <= 32 * Tuning::seam_team_regs) {
           sort_group_bin<32, ExecSpace, K, V>(space, records, order, bin, count, capacity);
-      } else {
-        sort_team_bin<Seam, ExecSpace, K, V>(space, records, order, bin, count, capacity);
+          return;
+        }
       }
+      sort_team_bin<Seam, ExecSpace, K, V>(space, records, order, bin, count, capacity);
     });
   }
   if (census[Bins::long_bin] > 0) {
@@ -394,13 +380,19 @@ void check_segment_offsets(const char* fn, const KeyView& keys, const Offsets& o
   check_no_alias(fn, "keys", keys, "offsets", offsets);
 }
 
-// Every argument check of the by-key forms (the census checks the offsets' values).
+// Every argument check of the keys-only and the by-key forms (the census checks the offsets'
+// values).
+template <class ExecSpace, class KeyView, class Offsets>
+void check_segmented(const char* fn, const KeyView& keys, const Offsets& offsets) {
+  check_sort_keys<ExecSpace>(fn, keys);
+  check_segment_offsets<ExecSpace>(fn, keys, offsets);
+}
+
 template <class ExecSpace, class KeyView, class ValueView, class Offsets>
 void check_segmented_by_key(const char* fn, const KeyView& keys, const ValueView& values,
                             const Offsets& offsets) {
-  check_sort_keys<ExecSpace>(fn, keys);
+  check_segmented<ExecSpace>(fn, keys, offsets);
   check_sort_values<ExecSpace>(fn, keys, values);
-  check_segment_offsets<ExecSpace>(fn, keys, offsets);
   check_no_alias(fn, "values", values, "offsets", offsets);
 }
 

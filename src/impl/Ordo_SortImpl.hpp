@@ -142,6 +142,26 @@ struct HostRecordLess {
   }
 };
 
+// Record i of a source as a host record, and a host record to position i of a sink.
+template <class K, class V, class Source>
+HostRecordOf<K, V> load_host_record(const Source& source, std::int64_t i) {
+  if constexpr (std::is_same_v<V, NoValue>) {
+    return source.keys.load(i);
+  } else {
+    return HostRecord<K, V>{source.keys.load(i), source.values.load(i)};
+  }
+}
+
+template <class V, class Sink, class Rec>
+void store_host_record(const Sink& sink, std::int64_t i, const Rec& r) {
+  if constexpr (std::is_same_v<V, NoValue>) {
+    sink.keys.store(i, r);
+  } else {
+    sink.keys.store(i, r.key);
+    sink.values.store(i, r.value);
+  }
+}
+
 template <class ExecSpace, class K, class V, class Source, class Sink, class Less>
 void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                const Less& key_less, bool stable) {
@@ -152,13 +172,8 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
   const HostRecordLess<Less> less{key_less};
   Buf a = workspace<Rec>(space, n, WorkspaceSlot::sort_keys0);
   Buf b = workspace<Rec>(space, n, WorkspaceSlot::sort_keys1);
-  Kokkos::parallel_for("Ordo::sort::host::load", Range(space, 0, n), [=](std::int64_t i) {
-    if constexpr (std::is_same_v<V, NoValue>) {
-      a(i) = source.keys.load(i);
-    } else {
-      a(i) = Rec{source.keys.load(i), source.values.load(i)};
-    }
-  });
+  Kokkos::parallel_for("Ordo::sort::host::load", Range(space, 0, n),
+                       [=](std::int64_t i) { a(i) = load_host_record<K, V>(source, i); });
   const std::int64_t threads = space.concurrency();
   std::int64_t chunks = 1;
   while (chunks < threads && n / (2 * chunks) >= Tuning::host_grain) chunks *= 2;
@@ -186,14 +201,8 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
         });
     std::swap(a, b);
   }
-  Kokkos::parallel_for("Ordo::sort::host::store", Range(space, 0, n), [=](std::int64_t i) {
-    if constexpr (std::is_same_v<V, NoValue>) {
-      sink.keys.store(i, a(i));
-    } else {
-      sink.keys.store(i, a(i).key);
-      sink.values.store(i, a(i).value);
-    }
-  });
+  Kokkos::parallel_for("Ordo::sort::host::store", Range(space, 0, n),
+                       [=](std::int64_t i) { store_host_record<V>(sink, i, a(i)); });
 }
 
 // ---- dispatch --------------------------------------------------------------------------------

@@ -125,9 +125,6 @@ struct SortTuning {
   // the standard library (the team bins serve the tests of the portable network).
   static constexpr int segment_lane_max = 16;
   static constexpr std::int64_t segment_team_max = 1024;
-  // The CUDA seam's group bins: registers a lane, threads a team.
-  static constexpr int segment_group_regs = 8;
-  static constexpr int segment_group_team = 32;
   // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
   static constexpr int segment_list_team = 1;
   // Host backends sort segments of encoded keys from this many records on with a radix sort. (A

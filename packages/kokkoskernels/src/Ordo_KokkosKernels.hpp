@@ -47,8 +47,7 @@ void sort_crs_graph(const ExecSpace& space, const Graph& G) {
   constexpr const char* fn = "Ordo::KokkosKernels::sort_crs_graph";
   const Ordo::Impl::Region region(fn);
   if (G.row_map.extent(0) == 0) return;
-  Ordo::Impl::check_sort_keys<ExecSpace>(fn, G.entries);
-  Ordo::Impl::check_segment_offsets<ExecSpace>(fn, G.entries, G.row_map);
+  Ordo::Impl::check_segmented<ExecSpace>(fn, G.entries, G.row_map);
   Ordo::Impl::segmented_sort(fn, space, G.entries, G.row_map, Ordo::less<>{},
                              Ordo::Impl::SortOptions{});
 }
