@@ -7,9 +7,12 @@
 #include <Ordo_Comparators.hpp>
 #include <Ordo_Config.hpp>
 #include <Ordo_CopyIf.hpp>
+#include <Ordo_Join.hpp>
+#include <Ordo_LoadBalance.hpp>
 #include <Ordo_Merge.hpp>
 #include <Ordo_RetrieveAll.hpp>
 #include <Ordo_SegmentedSort.hpp>
+#include <Ordo_SetOps.hpp>
 #include <Ordo_Sort.hpp>
 #include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>

@@ -3,7 +3,7 @@
 #define ORDO_SEARCHTYPES_HPP
 
 // The vocabulary of sorted search (Ordo_SortedSearch.hpp): which bound, the complete search's
-// outputs and its match counts.
+// outputs and its match counts; the kinds of join (Ordo_Join.hpp).
 
 #include <cstdint>
 
@@ -31,6 +31,10 @@ struct MatchCounts {
   std::int64_t a = 0;
   std::int64_t b = 0;
 };
+
+/// The kinds of join of sorted keys (Ordo_Join.hpp): pairs of equal keys only (inner), and every
+/// a (left), every b (right) or both (full) even without a partner.
+enum class JoinKind { inner, left, right, full };
 
 }  // namespace Ordo
 

@@ -4,12 +4,13 @@
 
 // The one merge-path partitioner of Ordo (seed 001's co-rank). Every primitive that splits the
 // merge of two sorted sequences into pieces (merge, sorted search, the merge phases of sort,
-// joins) calls these functions:
+// set operations, joins, the load-balancing search) calls these functions:
 //   merge_path           the search along a cross diagonal: a thread's binary search, or with
 //                        the probes of a thread's vector lanes or of a team (narrowing_search)
 //   sampled_merge_path   the same, searching samples of A and B first (sort's merge passes)
 //   team_merge_path      merge_path by a whole team, for kernels that partition inside
 //                        themselves (small inputs: one launch instead of two)
+//   balanced_path        merge_path moved off the middle of a pair of equal keys (set operations)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
 //   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
 //   host_chunk_count     how many merge-path chunks a host backend splits the work into
@@ -135,6 +136,56 @@ KOKKOS_INLINE_FUNCTION Index sampled_merge_path(const AView& a, Index a_begin, I
   const Index window_lo = first - 2 >= u_lo ? (first - 2) * S + 1 : lo;
   const Index window_hi = first < u_hi ? first * S : hi;
   return merge_path_between(a, a_begin, b, b_begin, diag, window_lo, window_hi, comp, probes);
+}
+
+// The balanced path (the set operations' partitioner, after moderngpu's): the co-rank of `diag`
+// moved so that a cut through a key's copies never separates a pair. The set operations pair the
+// r-th copy of a key in A with its r-th copy in B; merge_path's cut, which puts every copy in A
+// before the copies in B, can leave a pair on both sides. Let v be the key at the cut, ca and cb
+// its copies in A and B, d of them before the cut. The cut takes the first d copies in the
+// pairing order (a0 b0 a1 b1 ... then the longer side's extra copies), and one more (a "star")
+// when the d-th is the A half of a pair: ka copies of A and kb of B with ka == kb, or every copy
+// of the shorter side. Returns {ka + the elements of A before v, the same for B}; the result
+// covers diag or diag + 1 elements, and consecutive diagonals give consecutive, non-overlapping
+// pieces. Each piece is then a set operation of its own.
+template <class Index, class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> balanced_path(const AView& a, Index a_begin,
+                                                                Index a_count, const BView& b,
+                                                                Index b_begin, Index b_count,
+                                                                Index diag, const Comp& comp) {
+  const Index ai = merge_path(a, a_begin, a_count, b, b_begin, b_count, diag, comp);
+  const Index bi = diag - ai;
+  const bool has_a = ai < a_count, has_b = bi < b_count;
+  if (!has_a && !has_b) return {ai, bi};
+  // v: the next key of the merge (A first on ties); its copies before the cut, if any, are the
+  // elements just before it in A or B.
+  const bool take_a = has_a && (!has_b || !comp(b(b_begin + bi), a(a_begin + ai)));
+  const auto v = take_a ? a(a_begin + ai) : b(b_begin + bi);
+  const bool left_a = ai > 0 && !comp(a(a_begin + ai - 1), v);
+  const bool left_b = bi > 0 && !comp(b(b_begin + bi - 1), v);
+  if (!left_a && !left_b) return {ai, bi};
+  const ThreadProbes one;
+  const Index a_lo =
+      narrowing_search(Index(0), ai, one, [&](Index p) { return comp(a(a_begin + p), v); });
+  const Index a_hi =
+      narrowing_search(ai, a_count, one, [&](Index p) { return !comp(v, a(a_begin + p)); });
+  const Index b_lo =
+      narrowing_search(Index(0), bi, one, [&](Index p) { return comp(b(b_begin + p), v); });
+  const Index b_hi =
+      narrowing_search(bi, b_count, one, [&](Index p) { return !comp(v, b(b_begin + p)); });
+  const Index ca = a_hi - a_lo, cb = b_hi - b_lo, d = (ai - a_lo) + (bi - b_lo);
+  const Index pairs = ca < cb ? ca : cb;
+  Index ka, kb;
+  if (d <= 2 * pairs) {
+    ka = kb = (d + 1) / 2;
+  } else if (ca >= cb) {
+    kb = cb;
+    ka = d - cb;
+  } else {
+    ka = ca;
+    kb = d - ca;
+  }
+  return {a_lo + ka, b_lo + kb};
 }
 
 // The same co-rank found by a whole team: each round every thread tests one probe of the

@@ -40,6 +40,17 @@ struct SearchTuning {
   static constexpr std::int64_t fused_max_tiles = 1;
 };
 
+// Set operations on device backends (set_intersection, set_union, ...): team_size threads a tile
+// of team_size * vt elements of A and B (each thread walks vt steps of std::set_<op> in
+// registers), lookback_window look-back words read at once. Host backends run one piece a thread
+// (HostTuning) and use this only when tests ask for the tiled path.
+template <class ExecSpace, std::size_t KeyBytes>
+struct SetOpsTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr int lookback_window = 1;
+};
+
 // Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of
 // team_size threads searches team_size * needles_per_thread needles, after loading `samples`
 // evenly spaced haystack elements into scratch for the top levels of the searches.
@@ -296,6 +307,14 @@ struct SearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
 #endif
   static constexpr std::int64_t fused_max_tiles = 64;
+};
+
+template <std::size_t KeyBytes>
+struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
+  static constexpr int team_size = 256;
+  // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
+  static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
+  static constexpr int lookback_window = 4;
 };
 
 template <std::size_t KeyBytes>

@@ -59,7 +59,15 @@ enum class WorkspaceSlot : int {
   segment_order0 = 15,
   segment_order1 = 16,
   segment_firsts = 17,
-  segment_cursors = 18
+  segment_cursors = 18,
+  set_cuts = 19,
+  set_words = 20,
+  set_staged = 21,
+  join_lower = 22,
+  join_count = 23,
+  join_scan = 24,
+  join_b_lower = 25,
+  join_b_scan = 26
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

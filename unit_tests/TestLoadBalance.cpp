@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Ordo::load_balancing_search, interval_expand and interval_gather against a host loop over the
+// items (the definition: item i owns counts(i) consecutive output positions).
+
+#include "Ordo_TestGenerators.hpp"
+#include "Ordo_TestOracle.hpp"
+
+#include <Ordo.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+// Counts with zeros, ones and long items.
+std::vector<std::int64_t> random_counts(std::size_t items, std::uint64_t seed, int most) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> counts(items);
+  for (auto& c : counts) {
+    const auto r = rng() % 10;
+    c = r < 3 ? 0 : r < 6 ? 1 : r < 9 ? std::int64_t(rng() % 8) : std::int64_t(rng() % most);
+  }
+  return counts;
+}
+
+template <class T>
+std::vector<T> exclusive_scan(const std::vector<std::int64_t>& counts, std::int64_t& total) {
+  std::vector<T> scan(counts.size());
+  total = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    scan[i] = T(total);
+    total += counts[i];
+  }
+  return scan;
+}
+
+template <class T>
+void check_load_balance(Path path, const std::vector<std::int64_t>& counts) {
+  const ExecSpace space;
+  std::int64_t total = 0;
+  const auto scan = exclusive_scan<T>(counts, total);
+  std::vector<std::int64_t> item, rank;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    for (std::int64_t r = 0; r < counts[i]; ++r) item.push_back(std::int64_t(i)), rank.push_back(r);
+  }
+  auto dscan = to_device(scan, "scan");
+  auto out_item = poisoned<T>(total, "item");
+  auto out_rank = poisoned<std::int64_t>(total + 1, "rank");
+  if (path == Path::dispatch) {
+    Ordo::load_balancing_search(space, dscan, out_item, out_rank);
+  } else {
+    const auto p =
+        path == Path::fused ? Ordo::Impl::SearchPath::fused : Ordo::Impl::SearchPath::tiled;
+    Ordo::Impl::load_balance(
+        "load_balancing_search", space, dscan, total,
+        Ordo::Impl::ItemStore<DeviceView<T>, DeviceView<std::int64_t>>{out_item, out_rank}, p);
+  }
+  EXPECT_EQ(item, head_checked<std::int64_t>(out_item, total));
+  EXPECT_EQ(rank, head_checked<std::int64_t>(out_rank, total));
+  EXPECT_EQ(scan, to_host(dscan));
+}
+
+TEST(LoadBalance, SearchAgainstTheItemLoop) {
+  for (std::size_t items : {1, 2, 97, 1000, 4096, 33333}) {
+    for (int most : {2, 100, 5000}) {
+      for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+        SCOPED_TRACE("items " + std::to_string(items) + " most " + std::to_string(most) + " path " +
+                     std::to_string(int(path)));
+        const auto counts = random_counts(items, items + most, most);
+        check_load_balance<std::int64_t>(path, counts);
+        check_load_balance<std::int32_t>(path, counts);
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  // Every count zero but the last; one item owning everything; the large size.
+  std::vector<std::int64_t> last(1000, 0);
+  last.back() = 777;
+  check_load_balance<std::int32_t>(Path::dispatch, last);
+  check_load_balance<std::int64_t>(Path::dispatch, {std::int64_t(large_size())});
+  check_load_balance<std::int64_t>(Path::dispatch, random_counts(large_size() / 4, 3, 16));
+}
+
+TEST(LoadBalance, ExpandAndGather) {
+  const ExecSpace space;
+  const auto counts = random_counts(5000, 11, 300);
+  std::int64_t total = 0;
+  const auto scan = exclusive_scan<std::int32_t>(counts, total);
+  std::vector<double> values(counts.size()), pool(20000);
+  std::vector<std::int32_t> starts(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    values[i] = 0.5 * double(i);
+    starts[i] = std::int32_t((i * 7919) % (pool.size() - 300));
+  }
+  for (std::size_t j = 0; j < pool.size(); ++j) pool[j] = -double(j);
+  std::vector<double> expanded, gathered;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    for (std::int64_t r = 0; r < counts[i]; ++r) {
+      expanded.push_back(values[i]);
+      gathered.push_back(pool[starts[i] + r]);
+    }
+  }
+  auto dscan = to_device(scan), dstarts = to_device(starts);
+  auto dvalues = to_device(values), dpool = to_device(pool);
+  auto out = poisoned<double>(total, "out");
+  Ordo::interval_expand(space, dscan, dvalues, out);
+  EXPECT_TRUE(bitwise_equal(expanded, to_host(out)));
+  Ordo::interval_gather(space, dscan, dstarts, dpool, out);
+  EXPECT_TRUE(bitwise_equal(gathered, to_host(out)));
+}
+
+TEST(LoadBalance, BadInput) {
+  const ExecSpace space;
+  auto item = poisoned<std::int32_t>(10, "item");
+  const DeviceView<std::int64_t> empty("empty", 0);
+  EXPECT_NE(error_of([&] {
+              Ordo::load_balancing_search(space, empty, item);
+            }).find("Ordo::load_balancing_search: counts_scan is empty"),
+            std::string::npos);
+  auto not_from_zero = to_device(std::vector<std::int64_t>{2, 4, 6});
+  EXPECT_NE(error_of([&] {
+              Ordo::load_balancing_search(space, not_from_zero, item);
+            }).find("counts_scan(0) = 2, must be 0"),
+            std::string::npos);
+  auto decreasing = to_device(std::vector<std::int64_t>{0, 4, 3});
+  EXPECT_NE(error_of([&] {
+              Ordo::load_balancing_search(space, decreasing, item);
+            }).find("counts_scan is not sorted"),
+            std::string::npos);
+  auto past_end = to_device(std::vector<std::int64_t>{0, 4, 11});
+  EXPECT_NE(error_of([&] {
+              Ordo::load_balancing_search(space, past_end, item);
+            }).find("is past the output's end (10)"),
+            std::string::npos);
+  const auto h = to_host(item);
+  for (auto x : h) EXPECT_EQ(poison_value<std::int32_t>(), x);
+}
+
+}  // namespace
