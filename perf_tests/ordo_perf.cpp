@@ -4,6 +4,7 @@
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
+#include "Ordo_PerfRelational.hpp"
 #include "Ordo_PerfSegmentedSort.hpp"
 #include "Ordo_PerfSort.hpp"
 #include "Ordo_PerfSortedSearch.hpp"
@@ -25,7 +26,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key, sort_by_key)");
   sub->add_option("--dist", o.dist,
                   "input distribution: uniform, few_distinct, all_equal, bits20 (sort: keys evenly "
-                  "spread over [0, 2^20))");
+                  "spread over [0, 2^20)); set_ops and join: match:P (P% of b's keys in a), dups, "
+                  "or all (the default)");
   sub->add_option("--baseline", o.baselines,
                   "baselines to run (default: all built in): copy, std::merge, "
                   "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
@@ -34,7 +36,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
                   "Kokkos::Experimental::sort_team, std::sort, cub::DeviceRadixSort::SortKeys, "
                   "cub::DeviceRadixSort::SortPairs, cub::DeviceMergeSort::SortKeys, "
                   "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys, "
-                  "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment");
+                  "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment, "
+                  "std::set_*, thrust::set_*, Kokkos::UnorderedMap hash join");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -53,15 +56,27 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", o.warmup, "untimed calls before timing");
 
   std::map<std::string, void (*)(const OrdoPerf::Options&, OrdoPerf::Report&)> primitives = {
-      {"merge", OrdoPerf::run_merge},     {"sorted_search", OrdoPerf::run_sorted_search},
-      {"copy_if", OrdoPerf::run_copy_if}, {"retrieve_all", OrdoPerf::run_retrieve_all},
-      {"sort", OrdoPerf::run_sort},       {"segmented_sort", OrdoPerf::run_segmented_sort}};
+      {"merge", OrdoPerf::run_merge},
+      {"sorted_search", OrdoPerf::run_sorted_search},
+      {"copy_if", OrdoPerf::run_copy_if},
+      {"retrieve_all", OrdoPerf::run_retrieve_all},
+      {"sort", OrdoPerf::run_sort},
+      {"segmented_sort", OrdoPerf::run_segmented_sort},
+      {"set_ops", OrdoPerf::run_set_ops},
+      {"join", OrdoPerf::run_join},
+      {"load_balancing_search", OrdoPerf::run_load_balancing_search}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
   app.get_subcommand("sorted_search")
       ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
       ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
+  app.get_subcommand("set_ops")
+      ->add_option("--mode", o.mode, "intersection, union, difference or symmetric_difference")
+      ->check(CLI::IsMember({"intersection", "union", "difference", "symmetric_difference"}));
+  app.get_subcommand("join")
+      ->add_option("--mode", o.mode, "inner, left, full or size (default: inner and size)")
+      ->check(CLI::IsMember({"inner", "left", "full", "size"}));
   app.get_subcommand("sort")
       ->add_option("--mode", o.mode,
                    "keys (default; --values for pairs) or team (1024-key segments)")
