@@ -4,10 +4,11 @@
 
 // Device level of the joins of sorted keys. A join has a primary side P (a, or b for the right
 // join) whose order the output keeps, and a secondary side S:
-//   Ordo::<algo>::partition, ::tiles (or ::host)  two sorted-search walks: lower(i), the lower
-//                         bound of P(i) in S, then the walk of S into P, which gives each P(i)'s
-//                         upper bound, so count(i) = its equal elements in S, and (full join)
-//                         each S(j)'s lower bound in P and whether it has a partner
+//   Ordo::<algo>::partition, ::tiles (or ::host)  one complete sorted-search walk of P into S:
+//                         lower(i), the lower bound of P(i) in S, and count(i), its equal
+//                         elements in S (a galloping search from lower(i) where P(i) has a
+//                         partner), and (full join) each S(j)'s lower bound in P and whether it
+//                         has a partner
 //   Ordo::<algo>::scan    the exclusive scan of the outputs of each P(i): count(i), or at least 1
 //                         when P's unmatched elements are kept; (full join) of S's unmatched ones
 //   the sizes are read back (the call checks its outputs' extents before writing anything), then
@@ -21,6 +22,7 @@
 #include <Ordo_SearchTypes.hpp>
 #include <impl/Ordo_Checks.hpp>
 #include <impl/Ordo_LoadBalanceImpl.hpp>
+#include <impl/Ordo_MergePath.hpp>
 #include <impl/Ordo_SortedSearchImpl.hpp>
 #include <impl/Ordo_Workspace.hpp>
 
@@ -44,17 +46,43 @@ struct JoinCounts {
   JoinWork<ExecSpace> lower, count, p_scan, s_lower, s_scan;
 };
 
-// The walk of S (X) into P (Y): Y results are P's upper bounds, X results S's lower bounds.
-template <bool KeepS, class Work>
-struct JoinCountSink {
-  Work lower, count, s_lower;
-  static constexpr bool want_x = KeepS, want_y = true, match = KeepS, count_matches = false;
-
-  KOKKOS_INLINE_FUNCTION void x(std::int64_t j, std::int64_t bound, bool matched) const {
-    s_lower(j) = matched ? -1 : bound;
+// How many elements of s from `first` on equal `key`, given that s(first) does: a galloping
+// search (probes 1, 2, 4, ... apart), then a binary search inside the last gap.
+template <class SView, class Key, class Comp>
+KOKKOS_INLINE_FUNCTION std::int64_t run_length(const SView& s, std::int64_t first, const Key& key,
+                                               const Comp& comp) {
+  const std::int64_t n = s.extent(0);
+  std::int64_t lo = first + 1, step = 1;  // s[first, lo) equal key
+  std::int64_t probe = lo;
+  while (probe < n && !comp(key, s(probe))) {
+    lo = probe + 1;
+    step *= 2;
+    probe = lo + step - 1;
   }
-  KOKKOS_INLINE_FUNCTION void y(std::int64_t i, std::int64_t upper, bool) const {
-    count(i) = upper - lower(i);
+  // The run ends in [lo, min(probe, n)]: s(probe) orders after key, or probe is past the end.
+  const std::int64_t hi = probe < n ? probe : n;
+  return narrowing_search(lo, hi, ThreadProbes{},
+                          [&](std::int64_t q) { return !comp(key, s(q)); }) -
+         first;
+}
+
+// One walk of P (X) into S (Y): X results give lower(i) and, when P(i) has a partner, count(i)
+// by a galloping search from it (the S elements it reads the tile has just loaded); Y results
+// give S(j)'s lower bound in P, or -1 when S(j) has a partner.
+template <bool KeepS, class PView, class SView, class Work, class Comp>
+struct JoinCountSink {
+  PView p;
+  SView s;
+  Work lower, count, s_lower;
+  Comp comp;
+  static constexpr bool want_x = true, want_y = KeepS, match = true, count_matches = false;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool matched) const {
+    lower(i) = bound;
+    count(i) = matched ? run_length(s, bound, p(i), comp) : 0;
+  }
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t bound, bool matched) const {
+    s_lower(j) = matched ? -1 : bound;
   }
   KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
 };
@@ -103,8 +131,10 @@ std::array<std::int64_t, 2> join_count(const std::string& algo, const ExecSpace&
     w.s_scan = workspace<std::int64_t>(space, n + 1, WorkspaceSlot::join_b_scan);
   }
   using Work = JoinWork<ExecSpace>;
-  search_dispatch(algo, space, p, s, IndexSink<true, Work>{w.lower}, comp);
-  search_dispatch(algo, space, s, p, JoinCountSink<KeepS, Work>{w.lower, w.count, w.s_lower}, comp);
+  search_dispatch(
+      algo, space, p, s,
+      JoinCountSink<KeepS, PView, SView, Work, Comp>{p, s, w.lower, w.count, w.s_lower, comp},
+      comp);
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_scan("Ordo::" + algo + "::scan", Policy(space, 0, m + 1),
                         JoinScan<Work, POutputs<KeepP, Work>>{w.p_scan, {w.count}, m});
