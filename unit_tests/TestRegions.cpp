@@ -145,6 +145,26 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   expect_annotated("Ordo::copy_if_unordered", [&] { Ordo::copy_if_unordered(space, a, out, odd); });
   expect_annotated("Ordo::copy_flagged", [&] { Ordo::copy_flagged(space, a, flags, out); });
 
+  // The relational primitives (a is distinct, so joins of a with a or b stay small).
+  expect_annotated("Ordo::set_intersection", [&] { Ordo::set_intersection(space, a, b, out); });
+  expect_annotated("Ordo::set_union", [&] { Ordo::set_union(space, a, b, out, counts); });
+  expect_annotated("Ordo::set_difference_by_key", [&] {
+    Ordo::set_difference_by_key(space, a, keys, b, values, out, out_values);
+  });
+  DeviceView<std::int64_t> pair_a("pair_a", 4 * n), pair_b("pair_b", 4 * n);
+  expect_annotated("Ordo::inner_join", [&] { Ordo::inner_join(space, a, a, pair_a, pair_b); });
+  expect_annotated("Ordo::full_outer_join",
+                   [&] { Ordo::full_outer_join(space, a, b, pair_a, pair_b); });
+  expect_annotated("Ordo::join_size", [&] { Ordo::join_size(space, Ordo::JoinKind::left, a, b); });
+  const auto scan = to_device(std::vector<std::int64_t>{0, 0, 5, 900, 1000}, "scan");
+  expect_annotated("Ordo::load_balancing_search",
+                   [&] { Ordo::load_balancing_search(space, scan, pair_a, pair_b); });
+  const auto five = Kokkos::subview(values, std::pair<std::size_t, std::size_t>(0, 5));
+  expect_annotated("Ordo::interval_expand", [&] { Ordo::interval_expand(space, scan, five, out); });
+  const DeviceView<std::int64_t> starts("starts", 5);
+  expect_annotated("Ordo::interval_gather",
+                   [&] { Ordo::interval_gather(space, scan, starts, big, out); });
+
   using Map = Kokkos::UnorderedMap<std::uint32_t, std::uint32_t, ExecSpace>;
   Map map(2 * n);
   Kokkos::parallel_for("OrdoTest::fill_map", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
