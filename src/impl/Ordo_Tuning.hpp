@@ -313,7 +313,9 @@ template <std::size_t KeyBytes>
 struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 256;
   // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
-  static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
+  // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
+  // keys take smaller tiles to stay within a CUDA team's 48 KiB.
+  static constexpr int vt = KeyBytes <= 4 ? 15 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
   static constexpr int lookback_window = 4;
 };
 
