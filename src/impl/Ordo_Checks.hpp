@@ -148,7 +148,19 @@ void check_index_output(const char* fn, const char* name, const View& v, std::si
   check_index_capacity(fn, name, v, largest);
 }
 
-// Debug check: v is sorted under comp. Reports the first position where it is not.
+// The first i with v(i) ordering before v(i - 1) (a minimum reduction).
+template <class View, class Comp>
+struct FirstUnsorted {
+  View v;
+  Comp comp;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& f) const {
+    if (comp(v(i), v(i - 1)) && i < f) f = i;
+  }
+};
+
+// Debug check: v is sorted under comp. Reports the first position where it is not. (A named
+// functor: nvcc left the host side of this extended lambda unset, a call to address 0, where the
+// set operations' function objects instantiated it.)
 template <class ExecSpace, class View, class Comp>
 void check_sorted(const char* function, const char* name, const ExecSpace& space, const View& v,
                   const Comp& comp) {
@@ -158,10 +170,7 @@ void check_sorted(const char* function, const char* name, const ExecSpace& space
   Kokkos::parallel_reduce(
       "Ordo::check_sorted",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 1, n),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & f) {
-        if (comp(v(i), v(i - 1)) && i < f) f = i;
-      },
-      Kokkos::Min<std::int64_t>(first));
+      FirstUnsorted<View, Comp>{v, comp}, Kokkos::Min<std::int64_t>(first));
   if (first < n) {
     fail(function, std::string(name) + " is not sorted: element " + std::to_string(first) +
                        " orders before element " + std::to_string(first - 1));
