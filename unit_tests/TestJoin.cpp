@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -183,6 +184,30 @@ TEST(Join, OutputsTooSmallOrUnfit) {
   auto keys = to_device(std::vector<std::int32_t>{0, 1, 2, 3});
   EXPECT_NE(error_of([&] { Ordo::inner_join(space, keys, db, keys, b_out); }).find("a_out aliases"),
             std::string::npos);
+}
+
+// The joins' scan of counts, on the dispatch a user gets and on the device path (single pass
+// with the look-back), against std::exclusive_scan.
+struct CountsOf {
+  DeviceView<std::int64_t> counts;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const { return counts(i); }
+};
+
+TEST(Join, ScanOfCounts) {
+  const ExecSpace space;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096),
+                        std::size_t(100003), large_size()}) {
+    std::vector<std::int64_t> counts(n), expected(n + 1);
+    for (std::size_t i = 0; i < n; ++i) counts[i] = std::int64_t((i * 2654435761u) % 7);
+    std::exclusive_scan(counts.begin(), counts.end(), expected.begin(), std::int64_t(0));
+    expected[n] = n ? expected[n - 1] + counts[n - 1] : 0;
+    const auto d = to_device(counts);
+    for (bool tiled : {false, true}) {
+      auto out = poisoned<std::int64_t>(n + 2, "out");
+      Ordo::Impl::exclusive_scan("join", space, std::int64_t(n), CountsOf{d}, out, tiled);
+      EXPECT_EQ(expected, head_checked(out, n + 1)) << n << (tiled ? " tiled" : "");
+    }
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 //                         has a partner
 //   Ordo::<algo>::scan    the exclusive scan of the outputs of each P(i): count(i), or at least 1
 //                         when P's unmatched elements are kept; (full join) of S's unmatched ones
+//                         (Ordo_ScanImpl.hpp: one pass with the look-back on device backends)
 //   the sizes are read back (the call checks its outputs' extents before writing anything), then
 //   Ordo::<algo>::partition, ::tiles (or ::host)  the load-balancing search of P's outputs:
 //                         output k of P(i) is the pair (i, lower(i) + rank), or (i, -1)
@@ -23,6 +24,7 @@
 #include <impl/Ordo_Checks.hpp>
 #include <impl/Ordo_LoadBalanceImpl.hpp>
 #include <impl/Ordo_MergePath.hpp>
+#include <impl/Ordo_ScanImpl.hpp>
 #include <impl/Ordo_SortedSearchImpl.hpp>
 #include <impl/Ordo_Workspace.hpp>
 
@@ -46,26 +48,6 @@ struct JoinCounts {
   JoinWork<ExecSpace> lower, count, p_scan, s_lower, s_scan;
 };
 
-// How many elements of s from `first` on equal `key`, given that s(first) does: a galloping
-// search (probes 1, 2, 4, ... apart), then a binary search inside the last gap.
-template <class SView, class Key, class Comp>
-KOKKOS_INLINE_FUNCTION std::int64_t run_length(const SView& s, std::int64_t first, const Key& key,
-                                               const Comp& comp) {
-  const std::int64_t n = s.extent(0);
-  std::int64_t lo = first + 1, step = 1;  // s[first, lo) equal key
-  std::int64_t probe = lo;
-  while (probe < n && !comp(key, s(probe))) {
-    lo = probe + 1;
-    step *= 2;
-    probe = lo + step - 1;
-  }
-  // The run ends in [lo, min(probe, n)]: s(probe) orders after key, or probe is past the end.
-  const std::int64_t hi = probe < n ? probe : n;
-  return narrowing_search(lo, hi, ThreadProbes{},
-                          [&](std::int64_t q) { return !comp(key, s(q)); }) -
-         first;
-}
-
 // One walk of P (X) into S (Y): X results give lower(i) and, when P(i) has a partner, count(i)
 // by a galloping search from it (the S elements it reads the tile has just loaded); Y results
 // give S(j)'s lower bound in P, or -1 when S(j) has a partner.
@@ -79,25 +61,19 @@ struct JoinCountSink {
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool matched) const {
     lower(i) = bound;
-    count(i) = matched ? run_length(s, bound, p(i), comp) : 0;
+    if (!matched) {
+      count(i) = 0;
+      return;
+    }
+    const auto key = p(i);
+    count(i) = gallop_up(bound + 1, std::int64_t(s.extent(0)),
+                         [&](std::int64_t q) { return !comp(key, s(q)); }) -
+               bound;
   }
   KOKKOS_INLINE_FUNCTION void y(std::int64_t j, std::int64_t bound, bool matched) const {
     s_lower(j) = matched ? -1 : bound;
   }
   KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
-};
-
-// Exclusive scan of item(i) for i in [0, n); out(n) = the total.
-template <class Work, class Item>
-struct JoinScan {
-  Work out;
-  Item item;
-  std::int64_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& running, bool final) const {
-    const std::int64_t v = i < n ? item(i) : 0;
-    if (final) out(i) = running;
-    running += v;
-  }
 };
 
 template <bool KeepP, class Work>
@@ -135,13 +111,10 @@ std::array<std::int64_t, 2> join_count(const std::string& algo, const ExecSpace&
       algo, space, p, s,
       JoinCountSink<KeepS, PView, SView, Work, Comp>{p, s, w.lower, w.count, w.s_lower, comp},
       comp);
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_scan("Ordo::" + algo + "::scan", Policy(space, 0, m + 1),
-                        JoinScan<Work, POutputs<KeepP, Work>>{w.p_scan, {w.count}, m});
+  exclusive_scan(algo, space, m, POutputs<KeepP, Work>{w.count}, w.p_scan);
   std::array<std::int64_t, 2> sizes{0, 0};
   if constexpr (KeepS) {
-    Kokkos::parallel_scan("Ordo::" + algo + "::scan", Policy(space, 0, n + 1),
-                          JoinScan<Work, SUnmatched<Work>>{w.s_scan, {w.s_lower}, n});
+    exclusive_scan(algo, space, n, SUnmatched<Work>{w.s_lower}, w.s_scan);
     std::int64_t host[2];
     Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(host),
                       Kokkos::subview(w.p_scan, m));

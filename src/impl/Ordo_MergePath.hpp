@@ -11,6 +11,7 @@
 //   team_merge_path      merge_path by a whole team, for kernels that partition inside
 //                        themselves (small inputs: one launch instead of two)
 //   balanced_path        merge_path moved off the middle of a pair of equal keys (set operations)
+//   gallop_up/down       a first-false search near one end of a range (runs of equal keys)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
 //   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
 //   host_chunk_count     how many merge-path chunks a host backend splits the work into
@@ -82,6 +83,31 @@ KOKKOS_INLINE_FUNCTION Index narrowing_search(Index lo, Index hi, const Probes& 
     lo = new_lo;
   }
   return lo;
+}
+
+// The same first position, found near lo (gallop_up) or near hi (gallop_down): probes 1, 2, 4,
+// ... away from that end, then a binary search of the last gap; O(log d) steps for an answer d
+// away (the runs of equal keys the set operations and joins look for are mostly short).
+template <class Index, class Before>
+KOKKOS_INLINE_FUNCTION Index gallop_up(Index lo, Index hi, const Before& before) {
+  Index next = lo, step = 1;
+  while (next < hi && before(next)) {  // before(q) for every q below next + 1
+    lo = next + 1;
+    next = lo + step;
+    step *= 2;
+  }
+  return narrowing_search(lo, next < hi ? next : hi, ThreadProbes{}, before);
+}
+
+template <class Index, class Before>
+KOKKOS_INLINE_FUNCTION Index gallop_down(Index lo, Index hi, const Before& before) {
+  Index probe = hi - 1, step = 1;
+  while (probe >= lo && !before(probe)) {  // !before(q) for every q from probe on
+    hi = probe;
+    probe = hi - 1 - step;
+    step *= 2;
+  }
+  return narrowing_search(probe + 1 > lo ? probe + 1 : lo, hi, ThreadProbes{}, before);
 }
 
 // The search of merge_path below over [lo, hi], a range known to hold the co-rank.
@@ -164,15 +190,11 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> balanced_path(const AView& a, 
   const bool left_a = ai > 0 && !comp(a(a_begin + ai - 1), v);
   const bool left_b = bi > 0 && !comp(b(b_begin + bi - 1), v);
   if (!left_a && !left_b) return {ai, bi};
-  const ThreadProbes one;
-  const Index a_lo =
-      narrowing_search(Index(0), ai, one, [&](Index p) { return comp(a(a_begin + p), v); });
-  const Index a_hi =
-      narrowing_search(ai, a_count, one, [&](Index p) { return !comp(v, a(a_begin + p)); });
-  const Index b_lo =
-      narrowing_search(Index(0), bi, one, [&](Index p) { return comp(b(b_begin + p), v); });
-  const Index b_hi =
-      narrowing_search(bi, b_count, one, [&](Index p) { return !comp(v, b(b_begin + p)); });
+  // v's copies around the cut (runs are mostly short: galloping searches from the cut).
+  const Index a_lo = gallop_down(Index(0), ai, [&](Index p) { return comp(a(a_begin + p), v); });
+  const Index a_hi = gallop_up(ai, a_count, [&](Index p) { return !comp(v, a(a_begin + p)); });
+  const Index b_lo = gallop_down(Index(0), bi, [&](Index p) { return comp(b(b_begin + p), v); });
+  const Index b_hi = gallop_up(bi, b_count, [&](Index p) { return !comp(v, b(b_begin + p)); });
   const Index ca = a_hi - a_lo, cb = b_hi - b_lo, d = (ai - a_lo) + (bi - b_lo);
   const Index pairs = ca < cb ? ca : cb;
   Index ka, kb;

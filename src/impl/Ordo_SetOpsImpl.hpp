@@ -144,19 +144,16 @@ struct SetTiles {
     member.team_barrier();
 
     // Walk the piece in registers: at most VT + 1 steps (a cut may add one element).
-    int ai = split(2 * t), bi = na + split(2 * t + 1);
-    const int a_end = split(2 * t + 2), b_end = na + split(2 * t + 3);
+    SetWalk<Op, int, KeyTile, KeyTile, Comp> walk(keys, split(2 * t), split(2 * t + 2), keys,
+                                                  na + split(2 * t + 1), na + split(2 * t + 3),
+                                                  comp);
     int src[VT + 1];
     unsigned emitted = 0;
     ORDO_UNROLL
     for (int k = 0; k < VT + 1; ++k) {
-      if (ai < a_end || bi < b_end) {
+      if (!walk.done()) {
         bool from_a;
-        int index;
-        if (set_step<Op>(keys, ai, a_end, keys, bi, b_end, comp, from_a, index)) {
-          emitted |= 1u << k;
-        }
-        src[k] = index;
+        if (walk.step(from_a, src[k])) emitted |= 1u << k;
       }
     }
     const int mine = Kokkos::popcount(emitted);
@@ -294,8 +291,11 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
       SetPartition<AView, BView, decltype(cuts), decltype(words), Comp>{a, b, cuts, words, tile,
                                                                         comp});
+  using Bounds =
+      Kokkos::LaunchBounds<(Tuning::min_teams > 0 ? Tuning::team_size : 0), Tuning::min_teams>;
   Kokkos::parallel_for(
-      "Ordo::" + algo + "::tiles", Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size),
+      "Ordo::" + algo + "::tiles",
+      Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size),
       SetTiles<Op, vt, Tuning::lookback_window, ExecSpace, AView, BView, Emit, decltype(cuts),
                decltype(words), Count, Comp>{a, b, emit, cuts, words, count, tiles, comp});
 }

@@ -36,40 +36,48 @@ struct SetRule {
   static constexpr bool reads_b = b_alone;
 };
 
-// One step of the walk from a[ai] and b[bi] (ai < a_end or bi < b_end): advances past what it
-// consumes; returns whether it emits, and from where (from_a, index).
+// The walk over a[ai, a_end) and b[bi, b_end), the heads kept in registers. step() consumes one
+// head, or both when they are equal (a pair), and returns whether it emits, and from where
+// (from_a, index).
 template <SetOp Op, class Index, class AView, class BView, class Comp>
-KOKKOS_INLINE_FUNCTION bool set_step(const AView& a, Index& ai, Index a_end, const BView& b,
-                                     Index& bi, Index b_end, const Comp& comp, bool& from_a,
-                                     Index& index) {
+struct SetWalk {
+  using Key = typename AView::non_const_value_type;
   using Rule = SetRule<Op>;
-  const bool has_a = ai < a_end, has_b = bi < b_end;
-  const bool a_first = has_a && (!has_b || comp(a(ai), b(bi)));
-  const bool b_first = !a_first && has_b && (!has_a || comp(b(bi), a(ai)));
-  if (a_first) {
-    from_a = true;
-    index = ai++;
-    return Rule::a_alone;
+  const AView& a;
+  const BView& b;
+  const Comp& comp;
+  Index ai, a_end, bi, b_end;
+  Key ak{}, bk{};
+
+  KOKKOS_INLINE_FUNCTION SetWalk(const AView& a_, Index ai_, Index a_end_, const BView& b_,
+                                 Index bi_, Index b_end_, const Comp& comp_)
+      : a(a_), b(b_), comp(comp_), ai(ai_), a_end(a_end_), bi(bi_), b_end(b_end_) {
+    if (ai < a_end) ak = a(ai);
+    if (bi < b_end) bk = b(bi);
   }
-  if (b_first) {
-    from_a = false;
-    index = bi++;
-    return Rule::b_alone;
+  KOKKOS_INLINE_FUNCTION bool done() const { return ai >= a_end && bi >= b_end; }
+
+  KOKKOS_INLINE_FUNCTION bool step(bool& from_a, Index& index) {
+    const bool has_a = ai < a_end, has_b = bi < b_end;
+    const bool a_first = has_a && (!has_b || comp(ak, bk));
+    const bool b_first = !a_first && has_b && (!has_a || comp(bk, ak));
+    from_a = !b_first;
+    index = b_first ? bi : ai;
+    if (!b_first && ++ai < a_end) ak = a(ai);
+    if (!a_first && ++bi < b_end) bk = b(bi);
+    return a_first ? Rule::a_alone : b_first ? Rule::b_alone : Rule::pair;
   }
-  from_a = true;
-  index = ai++;
-  ++bi;
-  return Rule::pair;
-}
+};
 
 // The walk over a[ai, a_end) and b[bi, b_end): emit(from_a, index) for each output, in order.
 template <SetOp Op, class Index, class AView, class BView, class Comp, class Emit>
 KOKKOS_INLINE_FUNCTION void set_walk(const AView& a, Index ai, Index a_end, const BView& b,
                                      Index bi, Index b_end, const Comp& comp, const Emit& emit) {
-  while (ai < a_end || bi < b_end) {
+  SetWalk<Op, Index, AView, BView, Comp> w(a, ai, a_end, b, bi, b_end, comp);
+  while (!w.done()) {
     bool from_a;
     Index index;
-    if (set_step<Op>(a, ai, a_end, b, bi, b_end, comp, from_a, index)) emit(from_a, index);
+    if (w.step(from_a, index)) emit(from_a, index);
   }
 }
 

@@ -49,6 +49,16 @@ struct SetOpsTuning {
   static constexpr int team_size = 1;
   static constexpr int vt = 16;
   static constexpr int lookback_window = 1;
+  static constexpr int min_teams = 0;  // Kokkos::LaunchBounds<team_size, min_teams> (0: none)
+};
+
+// The joins' exclusive scan of counts on device backends: team_size threads a tile of
+// team_size * vt counts, a decoupled look-back reading lookback_window words at once.
+template <class ExecSpace>
+struct ScanTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr int lookback_window = 1;
 };
 
 // Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of
@@ -316,6 +326,16 @@ struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
   // keys take smaller tiles to stay within a CUDA team's 48 KiB.
   static constexpr int vt = KeyBytes <= 4 ? 15 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
+  static constexpr int lookback_window = 4;
+  // Unbounded, ptxas gave the tiles 112 registers (2 teams an SM, 455 us for 2^24 u32 keys a
+  // side at 7d65e01); bounds for 4 teams (64 registers).
+  static constexpr int min_teams = 4;
+};
+
+template <>
+struct ScanTuning<Kokkos::Cuda> {
+  static constexpr int team_size = 256;
+  static constexpr int vt = 16;
   static constexpr int lookback_window = 4;
 };
 

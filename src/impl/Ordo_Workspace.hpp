@@ -67,7 +67,8 @@ enum class WorkspaceSlot : int {
   join_count = 23,
   join_scan = 24,
   join_b_lower = 25,
-  join_b_scan = 26
+  join_b_scan = 26,
+  scan_words = 27
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
