@@ -76,6 +76,46 @@ struct LookbackWord {
   }
 };
 
+// Team level of a single-pass scan over tiles (the set operations, the joins' scan). A team takes
+// its tile's number from the ticket counter words(tiles), in the order teams start, so that every
+// tile it waits for is running.
+template <class Member, class Words>
+KOKKOS_INLINE_FUNCTION std::int64_t team_ticket(const Member& member, const Words& words,
+                                                std::int64_t tiles) {
+  std::int64_t id = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(member),
+      [&](std::int64_t& v) {
+        v = std::int64_t(Kokkos::atomic_fetch_add(&words(tiles), std::uint64_t(1)));
+      },
+      id);
+  return id;
+}
+
+// Tile id's exclusive prefix, given its own sum: one thread publishes the sum, looks back over
+// the words of the tiles before it (Window at a time) and publishes the inclusive prefix. Every
+// thread of the team gets the prefix. The words start at 0 (untagged: use 0).
+template <int Window, class Member, class Words>
+KOKKOS_INLINE_FUNCTION std::int64_t team_look_back(const Member& member, const Words& words,
+                                                   std::int64_t id, std::int64_t sum) {
+  std::int64_t prefix = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(member),
+      [&](std::int64_t& p) {
+        if (id == 0) {
+          LookbackWord::publish(words(0), LookbackWord::inclusive | std::uint64_t(sum));
+          p = 0;
+          return;
+        }
+        LookbackWord::publish(words(id), LookbackWord::aggregate | std::uint64_t(sum));
+        p = std::int64_t(LookbackWord::tagged_prefix<Window>(
+            [&](std::int64_t w) -> const std::uint64_t& { return words(w); }, id, 0));
+        LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(p + sum));
+      },
+      prefix);
+  return prefix;
+}
+
 }  // namespace Ordo::Impl
 
 #endif

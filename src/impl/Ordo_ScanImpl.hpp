@@ -43,13 +43,7 @@ struct ScanTiles {
   std::int64_t n, tiles;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    std::int64_t id = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& v) {
-          v = std::int64_t(Kokkos::atomic_fetch_add(&words(tiles), std::uint64_t(1)));
-        },
-        id);
+    const std::int64_t id = team_ticket(member, words, tiles);
     const int nt = member.team_size(), t = member.team_rank();
     const std::int64_t first = (id * nt + t) * VT;  // this thread's counts, of n + 1
     std::int64_t v[VT], sum = 0;
@@ -61,22 +55,7 @@ struct ScanTiles {
     std::int64_t before = member.team_scan(sum);
     std::int64_t tile_sum = before + sum;
     member.team_reduce(Kokkos::Max<std::int64_t>(tile_sum));
-    std::int64_t prefix = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& p) {
-          LookbackWord::publish(words(id),
-                                (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) |
-                                    std::uint64_t(tile_sum));
-          p = id == 0
-                  ? 0
-                  : std::int64_t(LookbackWord::tagged_prefix<Window>(
-                        [&](std::int64_t w) -> const std::uint64_t& { return words(w); }, id, 0));
-          if (id > 0) {
-            LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(p + tile_sum));
-          }
-        },
-        prefix);
+    const std::int64_t prefix = team_look_back<Window>(member, words, id, tile_sum);
     std::int64_t running = prefix + before;
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {

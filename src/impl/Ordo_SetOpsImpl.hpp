@@ -117,13 +117,7 @@ struct SetTiles {
     IndexTile slots(member.team_scratch(0), tile_size);
     IndexTile split(member.team_scratch(0), 2 * (nt + 1) + 1);  // the last: the tile's count
 
-    std::int64_t id = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& v) {
-          v = std::int64_t(Kokkos::atomic_fetch_add(&words(tiles), std::uint64_t(1)));
-        },
-        id);
+    const std::int64_t id = team_ticket(member, words, tiles);
     const std::int64_t a0 = cuts(2 * id), b0 = cuts(2 * id + 1);
     const int na = int(cuts(2 * id + 2) - a0), nb = int(cuts(2 * id + 3) - b0);
     const int count = na + nb;
@@ -162,30 +156,12 @@ struct SetTiles {
     for (int k = 0; k < VT + 1; ++k) {
       if (emitted & (1u << k)) slots(pos++) = src[k];
     }
-    // The last thread's end is the tile's count: it publishes it.
-    if (t == nt - 1) {
-      split(2 * nt + 2) = pos;
-      LookbackWord::publish(
-          words(id),
-          (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) | std::uint64_t(pos));
-    }
+    // The last thread's end is the tile's count.
+    if (t == nt - 1) split(2 * nt + 2) = pos;
     member.team_barrier();
     const int kept = split(2 * nt + 2);
-
-    std::int64_t prefix = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& p) {
-          p = id == 0
-                  ? 0
-                  : std::int64_t(LookbackWord::tagged_prefix<Window>(
-                        [&](std::int64_t w) -> const std::uint64_t& { return words(w); }, id, 0));
-          if (id > 0) {
-            LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(p + kept));
-          }
-          if (id == tiles - 1) total(0) = typename Total::non_const_value_type(p + kept);
-        },
-        prefix);
+    const std::int64_t prefix = team_look_back<Window>(member, words, id, kept);
+    if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
 
     const std::int64_t capacity = emit.capacity();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, kept), [&](int i) {
