@@ -4,7 +4,8 @@
 # development machine, carried in BUILD): unit tests on every backend, the kernels' resource
 # usage, then ordo-perf checked at small sizes and timed over the full range, for each primitive
 # named (default: every one). Results go to OUT/<primitive>.jsonl.
-#   run_device_suite.sh BUILD OUT [merge] [sorted_search] [copy_if] [retrieve_all] [sort] [--no-unit-tests]
+#   run_device_suite.sh BUILD OUT [merge] [sorted_search] [copy_if] [retrieve_all] [sort]
+#                       [set_ops] [join] [load_balancing_search] [--no-unit-tests]
 set -uo pipefail
 BUILD=${1:?usage: run_device_suite.sh BUILD_DIR OUT_DIR [primitive...]}
 OUT=${2:?usage: run_device_suite.sh BUILD_DIR OUT_DIR [primitive...]}
@@ -17,7 +18,7 @@ for arg in "$@"; do
   *) primitives+=("$arg") ;;
   esac
 done
-[ ${#primitives[@]} -gt 0 ] || primitives=(merge sorted_search copy_if retrieve_all sort)
+[ ${#primitives[@]} -gt 0 ] || primitives=(merge sorted_search copy_if retrieve_all sort set_ops join load_balancing_search)
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 if [ $unit_tests = 1 ]; then
@@ -73,6 +74,16 @@ for p in "${primitives[@]}"; do
           --output "$OUT/sort-stream-levels.jsonl" --reps 20 --warmup 2 >/dev/null
       done
     done
+    ;;
+  set_ops)
+    run set_ops --log2n 16:24:2 --output "$json" --reps 20 --warmup 2
+    ;;
+  join)
+    run join --log2n 16:24:2 --output "$json" --reps 20 --warmup 2
+    run join --mode full --log2n 20:24:4 --output "$json" --reps 20 --warmup 2
+    ;;
+  load_balancing_search)
+    run load_balancing_search --log2n 16:28:2 --output "$json" --reps 30 --warmup 3
     ;;
   esac
 done
