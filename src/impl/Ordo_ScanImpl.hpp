@@ -4,10 +4,12 @@
 
 // Device level of an exclusive scan of 64-bit counts (the joins' outputs per key): out(i) = the
 // sum of item(0 .. i - 1) for i in [0, n], so out(n) is the total.
-//   device backends: Ordo::<algo>::scan  one pass, a team a tile of team_size * vt counts (each
-//                    thread sums vt consecutive ones, a team scan, the decoupled look-back of
-//                    LookbackWord, each thread writes its vt prefixes); Kokkos::parallel_scan's
-//                    two passes took 0.49 ms for 2^24 counts on the H100 at 7d65e01
+//   device backends: Ordo::<algo>::scan  one pass, a team a tile of team_size * vt counts
+//                    staged in scratch with coalesced loads (each thread sums vt consecutive
+//                    ones, a team scan, the decoupled look-back of team_look_back, the prefixes
+//                    back through scratch to coalesced stores); Kokkos::parallel_scan's two
+//                    passes took 0.49 ms for 2^24 counts on the H100 at 7d65e01, this scan with
+//                    each thread loading its own 16 counts (a warp's loads 128 bytes apart) 0.38
 //   host backends:   Ordo::<algo>::scan  Kokkos::parallel_scan
 
 #include <impl/Ordo_LookbackWord.hpp>
@@ -37,30 +39,49 @@ struct ScanHost {
 template <int VT, int Window, class ExecSpace, class Out, class Item, class Words>
 struct ScanTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Tile = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space,
+                            Kokkos::MemoryUnmanaged>;
   Out out;
   Item item;
   Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
   std::int64_t n, tiles;
 
+  std::size_t team_shmem_size(int team_size) const {
+    return Tile::shmem_size(std::size_t(team_size) * VT);
+  }
+
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t id = team_ticket(member, words, tiles);
     const int nt = member.team_size(), t = member.team_rank();
-    const std::int64_t first = (id * nt + t) * VT;  // this thread's counts, of n + 1
-    std::int64_t v[VT], sum = 0;
+    const Tile tile(member.team_scratch(0), std::size_t(nt) * VT);
+    const std::int64_t base = id * nt * VT;  // the tile's first count, of n + 1
+    // Coalesced loads into scratch; each thread then owns VT consecutive counts (VT odd: a warp's
+    // reads of 8-byte counts VT apart meet at most two to a bank).
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {
-      v[k] = first + k < n ? item(first + k) : 0;
-      sum += v[k];
+      const std::int64_t i = base + k * nt + t;
+      tile(k * nt + t) = i < n ? item(i) : 0;
     }
-    std::int64_t before = member.team_scan(sum);
+    member.team_barrier();
+    std::int64_t sum = 0;
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) sum += tile(t * VT + k);
+    const std::int64_t before = member.team_scan(sum);
     std::int64_t tile_sum = before + sum;
     member.team_reduce(Kokkos::Max<std::int64_t>(tile_sum));
     const std::int64_t prefix = team_look_back<Window>(member, words, id, tile_sum);
     std::int64_t running = prefix + before;
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {
-      if (first + k <= n) out(first + k) = running;
-      running += v[k];
+      const std::int64_t v = tile(t * VT + k);
+      tile(t * VT + k) = running;
+      running += v;
+    }
+    member.team_barrier();
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      const std::int64_t i = base + k * nt + t;
+      if (i <= n) out(i) = tile(k * nt + t);
     }
   }
 };

@@ -57,7 +57,7 @@ struct SetOpsTuning {
 template <class ExecSpace>
 struct ScanTuning {
   static constexpr int team_size = 1;
-  static constexpr int vt = 16;
+  static constexpr int vt = 15;
   static constexpr int lookback_window = 1;
 };
 
@@ -335,7 +335,7 @@ struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
 template <>
 struct ScanTuning<Kokkos::Cuda> {
   static constexpr int team_size = 256;
-  static constexpr int vt = 16;
+  static constexpr int vt = 15;  // odd: ScanTiles' reads of VT consecutive counts in scratch
   static constexpr int lookback_window = 4;
 };
 
