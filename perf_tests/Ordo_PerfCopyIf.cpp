@@ -43,10 +43,6 @@ struct KeepBelow {
 // A fraction as a percentage, for primitive names.
 std::string share(double fraction) { return std::to_string(int(fraction * 100 + 0.5)) + "%"; }
 
-void check(bool ok, const std::string& what) {
-  if (!ok) throw std::runtime_error("ordo-perf --check: " + what + " differs from the oracle");
-}
-
 // Keys from random ranks (every type of --key), and the threshold below which `fraction` of them
 // fall.
 template <class T>

@@ -256,6 +256,11 @@ inline bool wanted(const Options& o, const std::string& baseline) {
          std::find(o.baselines.begin(), o.baselines.end(), baseline) != o.baselines.end();
 }
 
+// --check: a result that differs from the oracle stops the run.
+inline void check(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("ordo-perf --check: " + what + " differs from the oracle");
+}
+
 // The roof of a primitive that must move `bytes` bytes: a device copy of as many (half read, half
 // written).
 inline Stats time_copy(const Options& o, double bytes) {

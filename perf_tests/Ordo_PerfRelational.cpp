@@ -43,10 +43,6 @@ using Index = std::int32_t;
 template <class T>
 using DeviceView = Kokkos::View<T*, MemorySpace>;
 
-void check(bool ok, const std::string& what) {
-  if (!ok) throw std::runtime_error("ordo-perf --check: " + what + " differs from the oracle");
-}
-
 std::vector<std::string> dists_of(const Options& o) {
   if (o.dist == "uniform" || o.dist == "all") return {"match:1", "match:50", "match:100", "dups"};
   return {o.dist};

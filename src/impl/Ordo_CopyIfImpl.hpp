@@ -156,13 +156,7 @@ struct CompactLookback {
     const Count tile_count(member.team_scratch(0), 1);
     const Window window(member.team_scratch(0), team);
 
-    std::int64_t id = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](std::int64_t& t) {
-          t = std::int64_t(Kokkos::atomic_fetch_add(&state(tiles), std::uint64_t(1)));
-        },
-        id);
+    const std::int64_t id = team_ticket(member, state, tiles);
     const auto span = tile_span(id, tile, n);
 
     // Flag the tile's elements: thread r takes elements k * team + r (coalesced reads), a chunk of

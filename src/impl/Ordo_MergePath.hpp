@@ -15,6 +15,7 @@
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
 //   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
 //   host_chunk_count     how many merge-path chunks a host backend splits the work into
+//   chunk_begin          where chunk c of them begins
 
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -352,6 +353,15 @@ void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, 
                          MergeBoundaries<AView, BView, Comp>{a, b, tile_size, comp}, part);
     Kokkos::parallel_for(prefix + "::tiles", policy, make_tiles(std::false_type{}, part));
   }
+}
+
+// The first merge-path position of chunk c when `total` positions are cut into `chunks` pieces
+// whose sizes differ by at most one (the first total % chunks are one longer); chunk c ends where
+// chunk c + 1 begins.
+KOKKOS_INLINE_FUNCTION std::int64_t chunk_begin(std::int64_t total, std::int64_t chunks,
+                                                std::int64_t c) {
+  const std::int64_t longer = total % chunks;
+  return total / chunks * c + (c < longer ? c : longer);
 }
 
 // Host backends split the merge path of `total` elements into one chunk per thread, but no

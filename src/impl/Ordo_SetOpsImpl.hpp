@@ -173,8 +173,15 @@ struct SetTiles {
   }
 };
 
-// Host backends: piece c's outputs, as sources (A: index, B: -1 - index), staged from position
-// `first` of its piece; sizes(c) their count.
+// Host backends: where piece c's outputs are staged. A piece holds its diagonal range plus at
+// most one element of a cut, so piece c's outputs fit from its first diagonal plus c on.
+KOKKOS_INLINE_FUNCTION std::int64_t staged_begin(std::int64_t total, std::int64_t pieces,
+                                                 std::int64_t c) {
+  return chunk_begin(total, pieces, c) + c;
+}
+
+// Piece c's outputs, as sources (A: index, B: -1 - index), staged from staged_begin; sizes(c)
+// their count.
 template <SetOp Op, class AView, class BView, class Staged, class Sizes, class Comp>
 struct SetHostPieces {
   AView a;
@@ -186,12 +193,11 @@ struct SetHostPieces {
 
   void operator()(std::int64_t c) const {
     const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
-    const std::int64_t first = total / pieces * c + (c < total % pieces ? c : total % pieces);
-    // A piece holds its diagonal range plus at most one element of a cut.
-    std::int64_t k = first + c;
+    const std::int64_t first = staged_begin(total, pieces, c);
+    std::int64_t k = first;
     set_piece<Op>(a, b, c, pieces, comp,
                   [&](bool from_a, std::int64_t i) { staged(k++) = from_a ? i : -1 - i; });
-    sizes(c) = k - first - c;
+    sizes(c) = k - first;
   }
 };
 
@@ -205,8 +211,7 @@ struct SetHostStore {
   std::int64_t pieces, total_elements;
 
   void operator()(std::int64_t c) const {
-    const std::int64_t first = total_elements / pieces * c +
-                               (c < total_elements % pieces ? c : total_elements % pieces) + c;
+    const std::int64_t first = staged_begin(total_elements, pieces, c);
     const std::int64_t capacity = emit.capacity();
     for (std::int64_t k = sizes(c); k < sizes(c + 1) && k < capacity; ++k) {
       const std::int64_t s = staged(first + (k - sizes(c)));

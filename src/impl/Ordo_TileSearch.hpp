@@ -92,8 +92,7 @@ template <class Sink, class XView, class YView, class Comp>
 KOKKOS_INLINE_FUNCTION void search_chunk(const XView& x, const YView& y, std::int64_t c,
                                          std::int64_t chunks, const Comp& comp, const Sink& sink) {
   const std::int64_t m = x.extent(0), n = y.extent(0), total = m + n;
-  const std::int64_t d0 = total / chunks * c + (c < total % chunks ? c : total % chunks);
-  const std::int64_t d1 = d0 + total / chunks + (c < total % chunks ? 1 : 0);
+  const std::int64_t d0 = chunk_begin(total, chunks, c), d1 = chunk_begin(total, chunks, c + 1);
   const std::int64_t i0 = merge_path<std::int64_t>(x, 0, m, y, 0, n, d0, comp);
   serial_search(x, y, i0, d0 - i0, d1 - d0, comp, sink);
 }

@@ -32,8 +32,6 @@ struct SetRule {
   static constexpr bool a_alone = Op != SetOp::intersection;
   static constexpr bool b_alone = Op == SetOp::set_union || Op == SetOp::symmetric_difference;
   static constexpr bool pair = Op == SetOp::intersection || Op == SetOp::set_union;
-  // Whether the output takes elements of B (the by-key forms then need B's values).
-  static constexpr bool reads_b = b_alone;
 };
 
 // The walk over a[ai, a_end) and b[bi, b_end), the heads kept in registers. step() consumes one
@@ -88,8 +86,7 @@ KOKKOS_INLINE_FUNCTION void set_piece(const AView& a, const BView& b, std::int64
                                       std::int64_t pieces, const Comp& comp, const Emit& emit) {
   const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
   auto cut = [&](std::int64_t p) {
-    const std::int64_t d = total / pieces * p + (p < total % pieces ? p : total % pieces);
-    return balanced_path<std::int64_t>(a, 0, m, b, 0, n, d, comp);
+    return balanced_path<std::int64_t>(a, 0, m, b, 0, n, chunk_begin(total, pieces, p), comp);
   };
   const auto first = cut(c), last = cut(c + 1);
   set_walk<Op>(a, first.first, last.first, b, first.second, last.second, comp, emit);
