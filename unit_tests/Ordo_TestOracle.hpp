@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace OrdoTest {
@@ -49,6 +50,16 @@ DeviceView<T> poisoned(std::size_t n, const std::string& label = "output") {
   DeviceView<T> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
   Kokkos::deep_copy(v, poison_value<T>());
   return v;
+}
+
+// A device copy of `host` that starts `offset` elements into its allocation (a subview; the
+// elements before it hold the poison), so that tile loads and stores meet every alignment. Its
+// type is to_device's (no new instantiation of what the tests call).
+template <class T>
+DeviceView<T> at_offset(const std::vector<T>& host, std::size_t offset) {
+  std::vector<T> padded(offset, poison_value<T>());
+  padded.insert(padded.end(), host.begin(), host.end());
+  return Kokkos::subview(to_device(padded), std::make_pair(offset, padded.size()));
 }
 
 // Bitwise equality of two sequences (so that -0.0 and +0.0, or two NaNs, are told apart); reports

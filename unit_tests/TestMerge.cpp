@@ -97,6 +97,30 @@ TYPED_TEST(MergeTyped, LargeUniform) {
   }
 }
 
+// Inputs and output starting 1 to 3 elements into their allocations: the tile loads and stores
+// at every alignment, on every path.
+TYPED_TEST(MergeTyped, SubviewsAtEveryOffset) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  for (std::size_t offset : {1, 2, 3}) {
+    for (std::size_t total : {tile_size<T>() - 1, 2 * tile_size<T>() + 5, std::size_t(70001)}) {
+      const auto a = sorted_input<T>(Dist::uniform, total / 3, 21, comp);
+      const auto b = sorted_input<T>(Dist::few_distinct, total - total / 3, 22, comp);
+      std::vector<T> expected(total);
+      std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin(), comp);
+      for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+        SCOPED_TRACE("offset " + std::to_string(offset) + " total " + std::to_string(total));
+        const auto da = at_offset(a, offset + 1), db = at_offset(b, offset);
+        const auto out = at_offset(std::vector<T>(total + 1, poison_value<T>()), offset + 2);
+        run_merge(path, da, db, out, comp);
+        ASSERT_TRUE(bitwise_equal(expected, head_checked(out, total)));
+        ASSERT_TRUE(bitwise_equal(a, to_host(da)));
+        ASSERT_TRUE(bitwise_equal(b, to_host(db)));
+      }
+    }
+  }
+}
+
 TEST(Merge, DescendingWithGreater) {
   const Ordo::greater<> comp;
   for (std::size_t total :

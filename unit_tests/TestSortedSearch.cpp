@@ -120,11 +120,13 @@ std::vector<std::uint8_t> flags_of(const View& v) {
 // against the std:: oracle: both index directions (int32 for A, int64 for B, each one element
 // longer than needed), uint8_t and bool match flags, the match counts from the fencing overload
 // and from the device-View overload, and sorted_equality_count. Inputs are checked unchanged.
+// With an offset, a and b start that many elements (and one more for b) into their allocations.
 template <class T, class Comp>
-void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, const Comp& comp) {
+void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, const Comp& comp,
+                  std::size_t offset = 0) {
   const ExecSpace space;
   const auto p = search_path(path);
-  auto da = to_device(a, "a"), db = to_device(b, "b");
+  const auto da = at_offset(a, offset), db = at_offset(b, offset + 1);
   for (Bounds bounds : {Bounds::lower, Bounds::upper}) {
     SCOPED_TRACE(bounds == Bounds::lower ? "lower" : "upper");
     const Expected e = std_oracle(a, b, bounds, comp);
@@ -209,6 +211,22 @@ TYPED_TEST(SortedSearchTyped, LargeUniform) {
   for (Path path : {Path::dispatch, Path::tiled}) {
     check_search(path, sorted_input<T>(Dist::few_distinct, total / 2 + 3, 3, comp),
                  sorted_input<T>(Dist::uniform, total / 2 - 3, 4, comp), comp);
+  }
+}
+
+// Inputs starting 1 to 3 elements into their allocations: the tile loads at every alignment.
+TYPED_TEST(SortedSearchTyped, SubviewsAtEveryOffset) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  for (std::size_t offset : {1, 2, 3}) {
+    for (std::size_t total : {tile_size<T>() - 1, 2 * tile_size<T>() + 5, std::size_t(70001)}) {
+      for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+        SCOPED_TRACE("offset " + std::to_string(offset) + " total " + std::to_string(total));
+        check_search(path, sorted_input<T>(Dist::few_distinct, total / 3, 23, comp),
+                     sorted_input<T>(Dist::few_distinct, total - total / 3, 24, comp), comp,
+                     offset);
+      }
+    }
   }
 }
 

@@ -203,20 +203,21 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
 template <int W, int R, class K, class V, class TileOf, class Order>
 KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Order& order) {
 #if defined(__CUDA_ARCH__)
-  const int thread = team_thread(), lane = thread % 32, first = (lane % W) * R;
+  const int thread = team_thread();
   std::int64_t n = 0;
   const auto tile = tile_of(thread / W, n);
   if constexpr (W == 32) {  // a whole warp: coalesced rows in and out (warp_sort)
     if (n > 1) warp_sort<R, K, V>(tile, n, order);
-    return;
+  } else {
+    const int lane = thread % 32, first = (lane % W) * R;
+    K k[R];
+    V v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) tile.get(first + r, k[r], v[r]);
+    slab_sort<false, W>(k, v, lane, order);
+#pragma unroll
+    for (int r = 0; r < R; ++r) tile.set(first + r, k[r], v[r]);
   }
-  K k[R];
-  V v[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) tile.get(first + r, k[r], v[r]);
-  slab_sort<false, W>(k, v, lane, order);
-#pragma unroll
-  for (int r = 0; r < R; ++r) tile.set(first + r, k[r], v[r]);
 #else
   (void)tile_of, (void)order;
 #endif
