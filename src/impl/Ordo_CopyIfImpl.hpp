@@ -135,8 +135,12 @@ struct CompactLookback {
   TotalView total;
   std::int64_t n, tiles;
 
+  // The warp seam's stage (compact_stages), else the portable kernel's flags, local positions,
+  // count and look-back window.
+  static constexpr int staged = compact_stages<Select, G> ? tile : 0;
   static std::size_t scratch_bytes() {
-    if (Warp) return sizeof(typename Emit::value_type) * tile + alignof(typename Emit::value_type);
+    if (Warp)
+      return sizeof(typename Emit::value_type) * staged + alignof(typename Emit::value_type);
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
@@ -147,7 +151,7 @@ struct CompactLookback {
       CudaSeam::warp_tile_compact<vt, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
           CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles},
-          stage<typename Emit::value_type>(member, tile));
+          stage<typename Emit::value_type>(member, staged));
       return;
     }
 #endif
@@ -381,7 +385,8 @@ struct CompactUnordered {
     if constexpr (Warp) {
       CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
-          CudaSeam::AtomicBase<TotalView>{total}, stage<typename Emit::value_type>(member, tile));
+          CudaSeam::AtomicBase<TotalView>{total},
+          stage<typename Emit::value_type>(member, compact_stages<Select, G> ? tile : 0));
       return;
     }
 #endif
@@ -409,11 +414,14 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
   warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    const auto stage_bytes = seam ? sizeof(typename Emit::value_type) * tile + 16 : 0;
-    const auto policy =
-        Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
-            .set_scratch_size(0, Kokkos::PerTeam(stage_bytes));
     with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      // The warp seam's stage (compact_stages).
+      const auto stage_bytes = seam && compact_stages<Select, decltype(group)::value>
+                                   ? sizeof(typename Emit::value_type) * tile + 16
+                                   : 0;
+      const auto policy =
+          Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
+              .set_scratch_size(0, Kokkos::PerTeam(stage_bytes));
       Kokkos::parallel_for(
           "Ordo::copy_if_unordered::tiles", policy,
           CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,

@@ -18,6 +18,19 @@
 
 #include <cstdint>
 
+namespace Ordo::Impl {
+
+// Whether the warp seam (warp_tile_compact) stages the kept elements in scratch: where the
+// selection tests the element itself (copy_if) or the elements load as vectors. Selections that
+// do not read the element (copy_flagged, retrieve_all's map slots) load only the kept ones, after
+// the tile's base is known, and need no stage: staging retrieve_all's 8-byte entries (32 KiB a
+// team) made it 15 to 28% slower on the H100 (2^16 to 2^26 slots, against f531bf8 in one
+// session). Defined on every backend: the device-level kernels size their scratch by it.
+template <class Select, int G>
+inline constexpr bool compact_stages = Select::by_value || G > 1;
+
+}  // namespace Ordo::Impl
+
 #if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
 #define ORDO_CUDA_WARP_COMPACT 1
 
@@ -111,12 +124,14 @@ struct AtomicBase {
 
 // Compaction of one tile of team_size * VT elements of [0, n) (team_size a multiple of 32, at
 // most 1024; base.tile_id says which), this thread's rank t, with `stage` (team_size * VT
-// elements of the team's scratch). Warp w takes the 32 * VT consecutive elements from w * 32 * VT
-// on in VT / G steps of 32 * G: at step s lane l holds elements s * 32 * G + l * G + [0, G)
-// (G > 1: one vector load, emit.load_group, in full tiles). Each warp ballots its elements and
-// writes the kept ones, in input order, to the front of its part of `stage`; warp 0 scans the
-// warp counts and asks `base` (LookbackBase or AtomicBase) where the tile's output starts; then
-// each warp stores its kept elements from `stage` to consecutive positions (coalesced).
+// elements of the team's scratch where compact_stages). Warp w takes the 32 * VT consecutive
+// elements from w * 32 * VT on in VT / G steps of 32 * G: at step s lane l holds elements
+// s * 32 * G + l * G + [0, G) (G > 1: one vector load, emit.load_group, in full tiles). Each warp
+// ballots its elements; where compact_stages it writes the kept ones, in input order, to the
+// front of its part of `stage`, otherwise it keeps the ballots. Warp 0 scans the warp counts and
+// asks `base` (LookbackBase or AtomicBase) where the tile's output starts; then each warp stores
+// its kept elements to consecutive positions: from `stage` (coalesced), or each lane its own
+// kept elements, loaded then.
 template <int VT, int G, class Select, class Emit, class Base>
 KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int64_t n,
                                               int team_size, int t, const Select& select,
@@ -152,7 +167,15 @@ KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int
     }
     count += step;
   };
-  if (first + 32 * VT <= n) {
+  unsigned masks[compact_stages<Select, G> ? 1 : VT];  // the ballots, where not staged
+  if constexpr (!compact_stages<Select, G>) {
+#pragma unroll
+    for (int k = 0; k < VT; ++k) {
+      const std::int64_t i = first + 32 * k + lane;
+      masks[k] = __ballot_sync(full, i < n && select(i));
+      count += __popc(masks[k]);
+    }
+  } else if (first + 32 * VT <= n) {
     // A full tile: every load unchecked and in flight before the first test.
     T v[VT];
 #pragma unroll
@@ -216,8 +239,20 @@ KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int
 
   const std::int64_t out = tile_base + warp_offsets[warp];
   const std::int64_t room = emit.capacity() - out;
-  for (int j = lane; j < count; j += 32) {
-    if (j < room) emit.store(out + j, kept[j]);
+  if constexpr (compact_stages<Select, G>) {
+    for (int j = lane; j < count; j += 32) {
+      if (j < room) emit.store(out + j, kept[j]);
+    }
+  } else {
+    int j = 0;  // the warp's kept elements before step k
+#pragma unroll
+    for (int k = 0; k < VT; ++k) {
+      const int at = j + __popc(masks[k] & below);
+      if (((masks[k] >> lane) & 1u) && at < room) {
+        emit.store(out + at, emit.load(first + 32 * k + lane));
+      }
+      j += __popc(masks[k]);
+    }
   }
 #else
   (void)league_rank, (void)n, (void)team_size, (void)t, (void)select, (void)emit, (void)base,
