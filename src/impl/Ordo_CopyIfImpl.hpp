@@ -265,11 +265,14 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto state = workspace<std::uint64_t>(space, tiles + 1);
   Kokkos::deep_copy(space, state, 0);
-  constexpr int min_teams = Tuning::lookback_min_teams(sizeof(typename Emit::value_type));
-  using Bounds = Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
   warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
     with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      constexpr int min_teams = Tuning::lookback_min_teams(
+          sizeof(typename Emit::value_type),
+          !decltype(seam)::value || compact_stages<Select, decltype(group)::value>);
+      using Bounds =
+          Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
       using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
                                       Select, Emit, decltype(state), TotalView>;
       Kokkos::parallel_for(

@@ -85,7 +85,7 @@ struct CompactTuning {
   static constexpr int lookback_items_per_thread = 1 << 12;
   // The single pass launches with Kokkos::LaunchBounds<lookback_team_size, this> (0: unbounded)
   // for elements of value_bytes bytes.
-  static constexpr int lookback_min_teams(std::size_t) { return 0; }
+  static constexpr int lookback_min_teams(std::size_t, bool) { return 0; }
   // Whether the warp seam (where built) compacts elements of value_bytes bytes.
   static constexpr bool warp_compacts(std::size_t) { return true; }
 };
@@ -273,8 +273,10 @@ struct CompactTuning<Kokkos::Cuda> {
   // registers: 4 teams an SM) and the pass ran at 0.70x cub (u32, 2^28); bounds for 6 teams
   // (40 registers, no spills) 0.81x; for 8, Kokkos refuses the launch (its scratch, 16 KiB a
   // team). u64 keys: 6 teams 0.85x, 5 teams 0.94x to 0.97x, unbounded 0.81x.
-  static constexpr int lookback_min_teams(std::size_t value_bytes) {
-    return value_bytes <= 4 ? 6 : 5;
+  // The warp seam without a stage (compact_stages false: retrieve_all, copy_flagged) needs little
+  // scratch and 31 registers: bounds for 8 teams (staged is false only there).
+  static constexpr int lookback_min_teams(std::size_t value_bytes, bool staged) {
+    return !staged ? 8 : value_bytes <= 4 ? 6 : 5;
   }
   // The warp seam keeps a tile's kept elements in team scratch (4096 of them in both passes), and
   // Kokkos gives a CUDA team at most 48 KiB: elements of up to 8 bytes fit (32 KiB); larger ones
