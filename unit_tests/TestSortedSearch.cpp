@@ -120,7 +120,7 @@ std::vector<std::uint8_t> flags_of(const View& v) {
 // against the std:: oracle: both index directions (int32 for A, int64 for B, each one element
 // longer than needed), uint8_t and bool match flags, the match counts from the fencing overload
 // and from the device-View overload, and sorted_equality_count. Inputs are checked unchanged.
-// With an offset, a and b start that many elements (and one more for b) into their allocations.
+// a starts `offset` elements into its allocation and b one more (so b is never aligned where a is).
 template <class T, class Comp>
 void check_search(Path path, const std::vector<T>& a, const std::vector<T>& b, const Comp& comp,
                   std::size_t offset = 0) {

@@ -137,10 +137,10 @@ struct CompactLookback {
 
   // The warp seam's stage (compact_stages), else the portable kernel's flags, local positions,
   // count and look-back window.
-  static constexpr int staged = compact_stages<Select, G> ? tile : 0;
+  static constexpr int stage_size = compact_stages<Select, G> ? tile : 0;
   static std::size_t scratch_bytes() {
     if (Warp)
-      return sizeof(typename Emit::value_type) * staged + alignof(typename Emit::value_type);
+      return sizeof(typename Emit::value_type) * stage_size + alignof(typename Emit::value_type);
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
@@ -151,7 +151,7 @@ struct CompactLookback {
       CudaSeam::warp_tile_compact<vt, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
           CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles},
-          stage<typename Emit::value_type>(member, staged));
+          stage<typename Emit::value_type>(member, stage_size));
       return;
     }
 #endif
