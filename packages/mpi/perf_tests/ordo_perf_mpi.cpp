@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -168,11 +169,12 @@ Lines run_point(const Options& o, int log2n) {
   }
 
   // Baselines: the local sort the distributed one starts with (Ordo::sort of the rank's keys, or
-  // Ordo::stable_sort_by_key of its pairs); an MPI_Alltoallv of the same bytes.
+  // Ordo::stable_sort_by_key of its pairs); an MPI_Alltoallv of the same bytes split evenly, in the
+  // memory the exchange hands to MPI: between the devices where MPI takes device memory (the
+  // direct exchange), between host buffers where it does not (what the staged exchange sends).
   Kokkos::View<std::uint32_t*, MemorySpace> work_values("work_values", o.values ? n : 0);
   std::vector<double> local, alltoall;
   const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
-  std::vector<char> send(n * bytes_per_key), recv;
   std::vector<int> counts(P), displs(P), rcounts(P), rdispls(P);
   for (int q = 0; q < P; ++q) {
     counts[q] = int((n / P + (std::size_t(q) < n % P ? 1 : 0)) * bytes_per_key);
@@ -180,7 +182,17 @@ Lines run_point(const Options& o, int log2n) {
   }
   MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, comm);
   for (int q = 0; q < P; ++q) rdispls[q] = q ? rdispls[q - 1] + rcounts[q - 1] : 0;
-  recv.resize(std::size_t(rdispls[P - 1]) + rcounts[P - 1]);
+  const bool a2a_on_device = row.direct && !std::is_same_v<MemorySpace, Kokkos::HostSpace>;
+  using Bytes = Kokkos::View<char*, MemorySpace>;
+  using HostBytes = Kokkos::View<char*, Kokkos::HostSpace>;
+  const std::size_t send_bytes = n * bytes_per_key,
+                    recv_bytes = std::size_t(rdispls[P - 1]) + rcounts[P - 1];
+  Bytes send_d("alltoallv_send", a2a_on_device ? send_bytes : 0),
+      recv_d("alltoallv_recv", a2a_on_device ? recv_bytes : 0);
+  HostBytes send_h("alltoallv_send", a2a_on_device ? 0 : send_bytes),
+      recv_h("alltoallv_recv", a2a_on_device ? 0 : recv_bytes);
+  char* const send = a2a_on_device ? send_d.data() : send_h.data();
+  char* const recv = a2a_on_device ? recv_d.data() : recv_h.data();
   for (int r = 0; r < o.warmup + o.reps; ++r) {
     Kokkos::deep_copy(space, work, input);
     if (o.values) Kokkos::deep_copy(space, work_values, values);
@@ -196,22 +208,28 @@ Lines run_point(const Options& o, int log2n) {
     const double t_local = max_over_ranks(MPI_Wtime() - t0);
     MPI_Barrier(comm);
     t0 = MPI_Wtime();
-    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_BYTE, recv.data(), rcounts.data(),
+    MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, rcounts.data(),
                   rdispls.data(), MPI_BYTE, comm);
     const double t_all = max_over_ranks(MPI_Wtime() - t0);
     if (r < o.warmup) continue;
     local.push_back(t_local * 1e3);
     alltoall.push_back(t_all * 1e3);
   }
+  // The bytes the baseline sends off each rank (its own share stays home, as in the sort).
+  const double a2a_bytes_off_rank = max_over_ranks(double(send_bytes - counts[me]));
 
   if (me != 0) return {};
   const auto med = [](const std::vector<double>& v) { return OrdoPerf::summarize(v).median_ms; };
   const auto t = OrdoPerf::summarize(row.total);
   const double floor_ms = med(local) + med(alltoall);
   const double balance = row.keys_max / (double(total_n) / P);
+  // A rank's off-rank bytes over a phase's median time (the slowest rank's), in GB/s.
+  const auto gbps = [&](double bytes, const std::vector<double>& ms) {
+    return P == 1 ? 0.0 : bytes / (med(ms) * 1e6);
+  };
   const int threads = ExecSpace().concurrency();
   const char* exchange = P == 1 ? "none" : row.direct ? "direct" : "staged";
-  char json[640], table[320];
+  char json[768], table[384];
   std::snprintf(
       json, sizeof json,
       "{\"record\":\"point\",\"primitive\":\"mpi_sort\",\"scaling\":\"%s\",\"ranks\":%d,"
@@ -220,19 +238,22 @@ Lines run_point(const Options& o, int log2n) {
       "\"local_sort_ms\":%.4f,\"splitters_ms\":%.4f,\"exchange_ms\":%.4f,\"merge_ms\":%.4f,"
       "\"splitter_rounds\":%d,\"bytes_sent_max\":%.0f,\"bytes_sent_mean\":%.0f,"
       "\"balance\":%.4f,\"baseline_local_sort_ms\":%.4f,\"baseline_alltoallv_ms\":%.4f,"
-      "\"vs_local_plus_alltoallv\":%.3f}\n",
+      "\"vs_local_plus_alltoallv\":%.3f,\"alltoallv_memory\":\"%s\",\"exchange_GBps\":%.2f,"
+      "\"alltoallv_GBps\":%.2f}\n",
       o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false", o.dist.c_str(),
       log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
       med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
       row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
-      t.median_ms / floor_ms);
+      t.median_ms / floor_ms, a2a_on_device ? "device" : "host",
+      gbps(row.bytes_sent_max, row.exchange), gbps(a2a_bytes_off_rank, alltoall));
   std::snprintf(table, sizeof table,
                 "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
-                "%9.3f %9.3f %6.2fx\n",
+                "%9.3f %9.3f %6.2fx %8.1f %8.1f %s\n",
                 o.scaling.c_str(), P, o.key.c_str(), o.values ? "yes" : "no", o.dist.c_str(), log2n,
                 t.median_ms, med(row.local_sort), med(row.splitters), med(row.exchange),
                 med(row.merge), row.rounds, row.bytes_sent_max, balance, med(local), med(alltoall),
-                t.median_ms / floor_ms);
+                t.median_ms / floor_ms, gbps(row.bytes_sent_max, row.exchange),
+                gbps(a2a_bytes_off_rank, alltoall), a2a_on_device ? "device" : "host");
   return {json, table};
 }
 
@@ -256,9 +277,12 @@ void context(std::ostream& out, bool jsonl) {
     out << "Ordo " << ORDO_VERSION_STRING << " (" << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", "
         << ExecSpace::name() << " (" << ExecSpace().concurrency() << ") per rank, " << P
         << " ranks, " << mpi << "\n"
-        << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv)\n"
+        << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv); GB/s = a "
+           "rank's "
+           "bytes to other ranks / phase time\n"
         << "scale  ranks key  values dist     log2n     total     local splitters  exchange"
-           "     merge rounds   bytes_sent balance  base_srt  base_a2a     vs\n";
+           "     merge rounds   bytes_sent balance  base_srt  base_a2a     vs  xchg_GB/s a2a_GB/s "
+           "a2a_mem\n";
   }
 }
 
