@@ -68,7 +68,15 @@ enum class WorkspaceSlot : int {
   join_scan = 24,
   join_b_lower = 25,
   join_b_scan = 26,
-  scan_words = 27
+  scan_words = 27,
+  // Ordo::MPI's distributed sort (packages/mpi): kept between calls so that MPI finds the same
+  // buffers (and its registration of them) again.
+  mpi_keys = 28,
+  mpi_values = 29,
+  mpi_received_keys = 30,
+  mpi_received_values = 31,
+  mpi_staged_send = 32,  // pinned host memory
+  mpi_staged_receive = 33
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

@@ -3,10 +3,11 @@
 #define ORDO_MPI_EXCHANGE_HPP
 
 // The one exchange of the distributed sort: MPI_Alltoallv of sorted runs, either straight from
-// the Views' memory or through pinned host buffers.
+// the Views' memory or through pinned host buffers (Ordo workspaces, kept between calls).
 
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
+#include <impl/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -97,11 +98,13 @@ void exchange(const ExecSpace& space, MPI_Comm comm, const ExchangePlan& plan,
               "MPI_Alltoallv");
     return;
   }
-  using Staging = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
-  Staging host_send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::MPI::sort::send"),
-                    send.extent(0));
-  Staging host_recv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::MPI::sort::recv"),
-                    recv.extent(0));
+  // The pinned buffers stay in Ordo's workspaces: pinning host memory costs far more than copying
+  // it, and MPI finds the same buffers again.
+  using Ordo::Impl::WorkspaceSlot;
+  const auto host_send = Ordo::Impl::workspace<T, ExecSpace, Kokkos::SharedHostPinnedSpace>(
+      space, send.extent(0), WorkspaceSlot::mpi_staged_send);
+  const auto host_recv = Ordo::Impl::workspace<T, ExecSpace, Kokkos::SharedHostPinnedSpace>(
+      space, recv.extent(0), WorkspaceSlot::mpi_staged_receive);
   Kokkos::deep_copy(space, host_send, send);
   space.fence("Ordo::MPI::sort: staged send");
   check_mpi(MPI_Alltoallv(host_send.data(), plan.send_counts.data(), plan.send_displs.data(),

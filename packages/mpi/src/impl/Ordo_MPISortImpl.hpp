@@ -10,6 +10,7 @@
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/Ordo_MPIExchange.hpp>
 #include <impl/Ordo_MPISplitters.hpp>
+#include <impl/Ordo_Workspace.hpp>
 
 #include <Ordo_Merge.hpp>
 #include <Ordo_Sort.hpp>
@@ -70,11 +71,14 @@ View uninitialized(const char* label, std::size_t n) {
   return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
 }
 
-// Merges the received runs (one from each rank, in rank order, each sorted) into one sorted run,
-// pairwise: a stable merge of neighbours keeps the lower rank's keys first on ties.
+// Merges the runs of `in` (one from each rank, in rank order, each sorted; counts[r] keys from
+// rank r) into `out`, pairwise: a stable merge of neighbours keeps the lower rank's keys first on
+// ties. log2 of the runs passes, alternating between `out` and `scratch` so that the last pass
+// writes `out` (scratch is used from three runs on). All Views hold at least the received keys.
 template <class ExecSpace, class Keys, class Values, class Comp>
-void merge_runs(const ExecSpace& space, Keys& keys, Values& values, const std::vector<int>& counts,
-                const Comp& comp) {
+void merge_runs(const ExecSpace& space, const Keys& in, const Values& in_values, const Keys& out,
+                const Values& out_values, const Keys& scratch, const Values& scratch_values,
+                const std::vector<int>& counts, const Comp& comp) {
   constexpr bool with_values = !std::is_same_v<Values, NoValues>;
   std::vector<std::pair<std::size_t, std::size_t>> runs;
   std::size_t at = 0;
@@ -82,36 +86,43 @@ void merge_runs(const ExecSpace& space, Keys& keys, Values& values, const std::v
     if (c > 0) runs.emplace_back(at, at + c);
     at += c;
   }
-  if (runs.size() < 2) return;
-  Keys other_keys = uninitialized<Keys>("Ordo::MPI::sort::merged_keys", keys.extent(0));
-  Values other_values = values;
-  if constexpr (with_values) {
-    other_values = uninitialized<Values>("Ordo::MPI::sort::merged_values", values.extent(0));
+  int passes = 0;
+  while ((std::size_t(1) << passes) < runs.size()) ++passes;
+  if (passes == 0) {
+    Kokkos::deep_copy(space, part(out, 0, at), part(in, 0, at));
+    if constexpr (with_values)
+      Kokkos::deep_copy(space, part(out_values, 0, at), part(in_values, 0, at));
+    return;
   }
-  while (runs.size() > 1) {
+  Keys src = in;
+  Values src_values = in_values;
+  for (int pass = 1; pass <= passes; ++pass) {
+    const bool to_out = (passes - pass) % 2 == 0;
+    const Keys dst = to_out ? out : scratch;
+    const Values dst_values = to_out ? out_values : scratch_values;
     std::vector<std::pair<std::size_t, std::size_t>> next;
     for (std::size_t i = 0; i < runs.size(); i += 2) {
       const auto [a0, a1] = runs[i];
       if (i + 1 == runs.size()) {
-        Kokkos::deep_copy(space, part(other_keys, a0, a1), part(keys, a0, a1));
+        Kokkos::deep_copy(space, part(dst, a0, a1), part(src, a0, a1));
         if constexpr (with_values) {
-          Kokkos::deep_copy(space, part(other_values, a0, a1), part(values, a0, a1));
+          Kokkos::deep_copy(space, part(dst_values, a0, a1), part(src_values, a0, a1));
         }
         next.emplace_back(a0, a1);
         continue;
       }
       const auto [b0, b1] = runs[i + 1];
       if constexpr (with_values) {
-        Ordo::merge_by_key(space, part(keys, a0, a1), part(values, a0, a1), part(keys, b0, b1),
-                           part(values, b0, b1), part(other_keys, a0, b1),
-                           part(other_values, a0, b1), comp);
+        Ordo::merge_by_key(space, part(src, a0, a1), part(src_values, a0, a1), part(src, b0, b1),
+                           part(src_values, b0, b1), part(dst, a0, b1), part(dst_values, a0, b1),
+                           comp);
       } else {
-        Ordo::merge(space, part(keys, a0, a1), part(keys, b0, b1), part(other_keys, a0, b1), comp);
+        Ordo::merge(space, part(src, a0, a1), part(src, b0, b1), part(dst, a0, b1), comp);
       }
       next.emplace_back(a0, b1);
     }
-    std::swap(keys, other_keys);
-    if constexpr (with_values) std::swap(values, other_values);
+    src = dst;
+    src_values = dst_values;
     runs = std::move(next);
   }
 }
@@ -134,12 +145,37 @@ inline std::pair<std::vector<std::uint64_t>, std::uint64_t> split_targets(const 
 template <class ValueView, class Mem>
 struct ValuesOf {
   using type = Kokkos::View<typename ValueView::non_const_value_type*, Mem>;
+  using work = Kokkos::View<typename ValueView::non_const_value_type*, Mem,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 };
 
 template <class Mem>
 struct ValuesOf<NoValues, Mem> {
   using type = NoValues;
+  using work = NoValues;
 };
+
+// n elements of slot `slot` of the workspace of `space` (nothing without values).
+template <class Work, class ExecSpace>
+Work work_view(const ExecSpace& space, std::size_t n, Ordo::Impl::WorkspaceSlot slot) {
+  if constexpr (std::is_same_v<Work, NoValues>) {
+    return {};
+  } else {
+    using T = typename Work::value_type;
+    return Work(
+        Ordo::Impl::workspace<T, ExecSpace, typename Work::memory_space>(space, n, slot).data(), n);
+  }
+}
+
+// A managed View seen through the workspace View type (nothing without values).
+template <class Work, class View>
+Work as_work(const View& v) {
+  if constexpr (std::is_same_v<Work, NoValues>) {
+    return {};
+  } else {
+    return Work(v.data(), v.extent(0));
+  }
+}
 
 template <class KeyView, class ValueView>
 struct SortSpaces {
@@ -148,6 +184,9 @@ struct SortSpaces {
   using Keys = Kokkos::View<Key*, Mem>;
   static constexpr bool with_values = !std::is_same_v<ValueView, NoValues>;
   using Values = typename ValuesOf<ValueView, Mem>::type;
+  // Keys and values in Ordo's workspaces (unmanaged), and the result Views wrapped the same way.
+  using WorkKeys = Kokkos::View<Key*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using WorkValues = typename ValuesOf<ValueView, Mem>::work;
 };
 
 // This rank's arguments, checked; a failure is reported to every rank by agree_on_call.
@@ -205,19 +244,34 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 
   if (options.stats) *options.stats = SortStats{};
   PhaseClock clock(options.stats);
-  Keys mine = uninitialized<Keys>("Ordo::MPI::sort::keys", keys.extent(0));
-  Kokkos::deep_copy(space, mine, keys);
-  Values mine_values{};
-  if constexpr (S::with_values) {
-    mine_values = uninitialized<Values>("Ordo::MPI::sort::values", values.extent(0));
-    Kokkos::deep_copy(space, mine_values, values);
-    Ordo::stable_sort_by_key(space, mine, mine_values, comp);
+  // Sorts `keys` (and `values`) into `k` (and `v`).
+  auto sort_copy = [&](const auto& k, const auto& v) {
+    Kokkos::deep_copy(space, k, keys);
+    if constexpr (S::with_values) {
+      Kokkos::deep_copy(space, v, values);
+      Ordo::stable_sort_by_key(space, k, v, comp);
+    } else {
+      Ordo::sort(space, k, comp);
+    }
+    clock.lap(space, &SortStats::local_sort_seconds);
+  };
+  const std::size_t n = keys.extent(0);
+  Keys result;
+  Values result_values{};
+  if (agreed.ranks == 1) {
+    result = uninitialized<Keys>("Ordo::MPI::sort::keys", n);
+    if constexpr (S::with_values)
+      result_values = uninitialized<Values>("Ordo::MPI::sort::values", n);
+    sort_copy(result, result_values);
   } else {
-    Ordo::sort(space, mine, comp);
-  }
-  clock.lap(space, &SortStats::local_sort_seconds);
+    // The sorted copy and the received runs live in Ordo's workspaces; the result is allocated.
+    using Ordo::Impl::WorkspaceSlot;
+    using WorkKeys = typename S::WorkKeys;
+    using WorkValues = typename S::WorkValues;
+    const auto mine = work_view<WorkKeys>(space, n, WorkspaceSlot::mpi_keys);
+    const auto mine_values = work_view<WorkValues>(space, n, WorkspaceSlot::mpi_values);
+    sort_copy(mine, mine_values);
 
-  if (agreed.ranks > 1) {
     const auto [targets, tolerance] = split_targets(agreed, keeps_counts(form), options.imbalance);
     int rounds = 0;
     const auto cuts = split_points(space, comm, agreed, mine, comp, targets, tolerance, rounds);
@@ -225,16 +279,21 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 
     const ExchangePlan plan = plan_exchange(comm, cuts);
     const bool direct = exchange_direct<typename S::Mem>(options.exchange);
-    Keys got = uninitialized<Keys>("Ordo::MPI::sort::received_keys", plan.received);
+    const std::size_t m = plan.received;
+    const auto got = work_view<WorkKeys>(space, m, WorkspaceSlot::mpi_received_keys);
+    const auto got_values = work_view<WorkValues>(space, m, WorkspaceSlot::mpi_received_values);
     exchange(space, comm, plan, mine, got, direct);
-    mine = got;
-    if constexpr (S::with_values) {
-      Values got_values = uninitialized<Values>("Ordo::MPI::sort::received_values", plan.received);
-      exchange(space, comm, plan, mine_values, got_values, direct);
-      mine_values = got_values;
-    }
+    if constexpr (S::with_values) exchange(space, comm, plan, mine_values, got_values, direct);
     clock.lap(space, &SortStats::exchange_seconds);
-    merge_runs(space, mine, mine_values, plan.recv_counts, comp);
+
+    // The sorted copy's slots, no longer needed, are the merge's scratch.
+    result = uninitialized<Keys>("Ordo::MPI::sort::keys", m);
+    if constexpr (S::with_values)
+      result_values = uninitialized<Values>("Ordo::MPI::sort::values", m);
+    merge_runs(space, got, got_values, as_work<WorkKeys>(result),
+               as_work<WorkValues>(result_values),
+               work_view<WorkKeys>(space, m, WorkspaceSlot::mpi_keys),
+               work_view<WorkValues>(space, m, WorkspaceSlot::mpi_values), plan.recv_counts, comp);
 
     if (options.stats) {
       const std::uint64_t bytes = record.key_size + record.value_size;
@@ -248,13 +307,13 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     }
   }
   if constexpr (keeps_counts(form)) {
-    Kokkos::deep_copy(space, keys, mine);
-    if constexpr (S::with_values) Kokkos::deep_copy(space, values, mine_values);
+    Kokkos::deep_copy(space, keys, result);
+    if constexpr (S::with_values) Kokkos::deep_copy(space, values, result_values);
   }
   space.fence("Ordo::MPI::sort: done");
   clock.lap(space, &SortStats::merge_seconds);
-  if (options.stats) options.stats->keys_after = mine.extent(0);
-  return std::make_pair(mine, mine_values);
+  if (options.stats) options.stats->keys_after = result.extent(0);
+  return std::make_pair(result, result_values);
 }
 
 }  // namespace Ordo::MPI::Impl
