@@ -15,9 +15,10 @@
 // saying who disagreed; bad input on any rank (values of the wrong size, memory the space cannot
 // reach, an imbalance outside [0, 1]) makes every rank throw, naming the rank, before any key
 // moves. Synchronization: blocking; each call fences `space` before returning. Memory: a rank holds
-// its input, its result, a sorted copy of its keys and the runs it receives; the last two (and the
-// pinned host buffers of the staged exchange) stay in Ordo's workspaces between calls, so that
-// repeated sorts neither allocate them nor make MPI register them again
+// its input, its result (allocated while the local sort runs, for the most keys the split may give
+// the rank: (1 + imbalance) N / P + 2), a sorted copy of its keys and the runs it receives. The
+// last two, and the staged exchange's pinned host buffers, stay in Ordo's workspaces between calls,
+// so that repeated sorts neither allocate them nor make MPI register them again
 // (Ordo::release_workspaces<MemorySpace>() frees them, as Kokkos::finalize does).
 
 #include <Ordo_Comparators.hpp>

@@ -142,6 +142,13 @@ inline std::pair<std::vector<std::uint64_t>, std::uint64_t> split_targets(const 
   return {targets, static_cast<std::uint64_t>(imbalance * double(N) / double(2 * P))};
 }
 
+// The most keys the split gives this rank: rank counts exactly with keep_counts, else at most
+// (1 + imbalance) N / P + 1 (each cut lies within imbalance N / 2P of its target).
+inline std::size_t result_capacity(const Agreement& a, bool keep_counts, double imbalance) {
+  if (keep_counts) return a.counts[a.rank];
+  return static_cast<std::size_t>((1 + imbalance) * double(a.total) / double(a.ranks)) + 2;
+}
+
 template <class ValueView, class Mem>
 struct ValuesOf {
   using type = Kokkos::View<typename ValueView::non_const_value_type*, Mem>;
@@ -244,7 +251,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 
   if (options.stats) *options.stats = SortStats{};
   PhaseClock clock(options.stats);
-  // Sorts `keys` (and `values`) into `k` (and `v`).
+  // Sorts `keys` (and `values`) into `k` (and `v`); returns with the sort in flight.
   auto sort_copy = [&](const auto& k, const auto& v) {
     Kokkos::deep_copy(space, k, keys);
     if constexpr (S::with_values) {
@@ -253,24 +260,31 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     } else {
       Ordo::sort(space, k, comp);
     }
-    clock.lap(space, &SortStats::local_sort_seconds);
   };
   const std::size_t n = keys.extent(0);
   Keys result;
   Values result_values{};
+  auto allocate_result = [&](std::size_t count) {
+    result = uninitialized<Keys>("Ordo::MPI::sort::keys", count);
+    if constexpr (S::with_values) {
+      result_values = uninitialized<Values>("Ordo::MPI::sort::values", count);
+    }
+  };
   if (agreed.ranks == 1) {
-    result = uninitialized<Keys>("Ordo::MPI::sort::keys", n);
-    if constexpr (S::with_values)
-      result_values = uninitialized<Values>("Ordo::MPI::sort::values", n);
+    allocate_result(n);
     sort_copy(result, result_values);
+    clock.lap(space, &SortStats::local_sort_seconds);
   } else {
-    // The sorted copy and the received runs live in Ordo's workspaces; the result is allocated.
+    // The sorted copy and the received runs live in Ordo's workspaces; the result is allocated
+    // while the local sort runs, at the most keys the split can give this rank.
     using Ordo::Impl::WorkspaceSlot;
     using WorkKeys = typename S::WorkKeys;
     using WorkValues = typename S::WorkValues;
     const auto mine = work_view<WorkKeys>(space, n, WorkspaceSlot::mpi_keys);
     const auto mine_values = work_view<WorkValues>(space, n, WorkspaceSlot::mpi_values);
     sort_copy(mine, mine_values);
+    allocate_result(result_capacity(agreed, keeps_counts(form), options.imbalance));
+    clock.lap(space, &SortStats::local_sort_seconds);
 
     const auto [targets, tolerance] = split_targets(agreed, keeps_counts(form), options.imbalance);
     int rounds = 0;
@@ -287,9 +301,9 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     clock.lap(space, &SortStats::exchange_seconds);
 
     // The sorted copy's slots, no longer needed, are the merge's scratch.
-    result = uninitialized<Keys>("Ordo::MPI::sort::keys", m);
-    if constexpr (S::with_values)
-      result_values = uninitialized<Values>("Ordo::MPI::sort::values", m);
+    if (m > result.extent(0)) allocate_result(m);
+    result = part(result, 0, m);
+    if constexpr (S::with_values) result_values = part(result_values, 0, m);
     merge_runs(space, got, got_values, as_work<WorkKeys>(result),
                as_work<WorkValues>(result_values),
                work_view<WorkKeys>(space, m, WorkspaceSlot::mpi_keys),
