@@ -42,7 +42,8 @@ struct Options {
   std::string log2n = "";  // first:last[:step]; empty: the primitive's default
   std::string key = "u32";
   bool values = false;
-  std::string mode = "";  // a primitive's variant (sorted_search); empty: every one
+  std::string mode = "";      // a primitive's variant (sorted_search); empty: every one
+  std::string index = "i32";  // sorted_search: the index type of its outputs (i32 or u64)
   std::string dist = "uniform";
   double fraction = 0.5;  // copy_if: the share of keys kept; retrieve_all: the map's load
   std::vector<std::string> baselines;  // empty: every baseline built in

@@ -8,6 +8,8 @@
 //   complete        both index outputs and both match flags (uint8_t), counts to a device View
 //   equality_count  sorted_equality_count of A in B
 //   unsorted        Ordo::lower_bound of n/2 needles in random order in a haystack of n/2
+// --index u64 writes 64-bit indices (the primitive's name gains ":index-u64"), as sizes above
+// 2^31 elements need.
 
 #include "Ordo_PerfSortedSearch.hpp"
 
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -29,7 +32,6 @@
 namespace OrdoPerf {
 namespace {
 
-using Index = std::int32_t;
 using Flag = std::uint8_t;
 
 template <class T>
@@ -42,7 +44,7 @@ void check_equal(const std::vector<T>& expected, const Kokkos::View<T*, MemorySp
   }
 }
 
-template <class T>
+template <class T, class Index>
 void run_point(const Options& o, const std::string& mode, Report& report, int log2n) {
   const ExecSpace space;
   const Ordo::less<> comp;
@@ -64,7 +66,9 @@ void run_point(const Options& o, const std::string& mode, Report& report, int lo
   // Bytes the search must move: read both inputs, write each wanted output once.
   double bytes = double(n) * sizeof(T) + double(m) * sizeof(Index);
   if (mode == "complete") bytes += double(nb) * sizeof(Index) + double(n) * sizeof(Flag);
-  Point p{"sorted_search:" + mode, o.key, o.dist, "ordo", false, n, {}, bytes, 1.0};
+  const std::string primitive =
+      "sorted_search:" + mode + (std::is_same_v<Index, std::int32_t> ? "" : ":index-" + o.index);
+  Point p{primitive, o.key, o.dist, "ordo", false, n, {}, bytes, 1.0};
 
   auto lower = [&] { Ordo::sorted_search(space, a, b, a_index, Ordo::Bounds::lower); };
   p.stats = time_device(space, o.warmup, o.reps, [&] {
@@ -98,8 +102,7 @@ void run_point(const Options& o, const std::string& mode, Report& report, int lo
   }
 
   auto baseline = [&](const std::string& impl, const Stats& s) {
-    report.point(Point{"sorted_search:" + mode, o.key, o.dist, impl, false, n, s, bytes,
-                       s.median_ms / ordo_ms});
+    report.point(Point{primitive, o.key, o.dist, impl, false, n, s, bytes, s.median_ms / ordo_ms});
   };
 
   // The roof: a device copy of the same number of bytes (half read, half written).
@@ -140,7 +143,13 @@ void run_sorted_search(const Options& o, Report& report) {
   const auto sizes = parse_log2n(o.log2n.empty() ? (on_host ? "22" : "24") : o.log2n);
   for (const auto& mode : modes) {
     for (int log2n : sizes) {
-      for_key_type(o.key, [&](auto key) { run_point<decltype(key)>(o, mode, report, log2n); });
+      for_key_type(o.key, [&](auto key) {
+        if (o.index == "u64") {
+          run_point<decltype(key), std::uint64_t>(o, mode, report, log2n);
+        } else {
+          run_point<decltype(key), std::int32_t>(o, mode, report, log2n);
+        }
+      });
     }
   }
 }

@@ -71,6 +71,10 @@ int main(int argc, char* argv[]) {
   app.get_subcommand("sorted_search")
       ->add_option("--mode", o.mode, "lower, complete, equality_count or unsorted (default: all)")
       ->check(CLI::IsMember({"lower", "complete", "equality_count", "unsorted"}));
+  app.get_subcommand("sorted_search")
+      ->add_option("--index", o.index,
+                   "index type of the outputs: i32 (default) or u64 (needed above 2^31 elements)")
+      ->check(CLI::IsMember({"i32", "u64"}));
   app.get_subcommand("set_ops")
       ->add_option("--mode", o.mode, "intersection, union, difference or symmetric_difference")
       ->check(CLI::IsMember({"intersection", "union", "difference", "symmetric_difference"}));

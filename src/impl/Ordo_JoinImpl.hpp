@@ -115,13 +115,8 @@ std::array<std::int64_t, 2> join_count(const std::string& algo, const ExecSpace&
   std::array<std::int64_t, 2> sizes{0, 0};
   if constexpr (KeepS) {
     exclusive_scan(algo, space, n, SUnmatched<Work>{w.s_lower}, w.s_scan);
-    std::int64_t host[2];
-    Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(host),
-                      Kokkos::subview(w.p_scan, m));
-    Kokkos::deep_copy(space, Kokkos::View<std::int64_t, Kokkos::HostSpace>(host + 1),
-                      Kokkos::subview(w.s_scan, n));
-    space.fence("Ordo::" + algo + ": fence");
-    sizes = {host[0], host[1]};
+    sizes = read_back_scalars(space, "Ordo::" + algo + ": fence", Kokkos::subview(w.p_scan, m),
+                              Kokkos::subview(w.s_scan, n));
   } else {
     sizes[0] = read_back<1>(space, Kokkos::subview(w.p_scan, std::pair(m, m + 1)),
                             "Ordo::" + algo + ": fence")[0];

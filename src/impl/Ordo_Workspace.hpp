@@ -146,6 +146,25 @@ std::array<std::int64_t, K> read_back(const ExecSpace& space, const CountView& c
   return values;
 }
 
+// The values of several int64 scalars of device Views (rank-0 Views, such as subview(v, i)) on
+// the host: one asynchronous copy each into the instance's pinned host slot, then one fence.
+template <class ExecSpace, class... Scalars>
+std::array<std::int64_t, sizeof...(Scalars)> read_back_scalars(const ExecSpace& space,
+                                                               const std::string& fence,
+                                                               const Scalars&... scalars) {
+  static_assert(((Scalars::rank() == 0 &&
+                  std::is_same_v<typename Scalars::non_const_value_type, std::int64_t>)&&...),
+                "read_back_scalars reads rank-0 Views of std::int64_t");
+  const auto host = workspace<std::int64_t, ExecSpace, Kokkos::SharedHostPinnedSpace>(
+      space, sizeof...(Scalars), WorkspaceSlot::read_back);
+  std::size_t i = 0;
+  (Kokkos::deep_copy(space, Kokkos::subview(host, i++), scalars), ...);
+  space.fence(fence);
+  std::array<std::int64_t, sizeof...(Scalars)> values{};
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = host(k);
+  return values;
+}
+
 }  // namespace Impl
 
 /// Frees every workspace buffer Ordo holds in MemorySpace (the counts Ordo reads back sit in

@@ -172,7 +172,8 @@ Lines run_point(const Options& o, int log2n) {
   // Baselines: the local sort the distributed one starts with (Ordo::sort of the rank's keys, or
   // Ordo::stable_sort_by_key of its pairs); an MPI_Alltoallv of the same bytes split evenly, in the
   // memory the exchange hands to MPI: between the devices where MPI takes device memory (the
-  // direct exchange), between host buffers where it does not (what the staged exchange sends).
+  // direct exchange), between host buffers where it does not (what the staged exchange sends);
+  // none on one rank.
   Kokkos::View<std::uint32_t*, MemorySpace> work_values("work_values", o.values ? n : 0);
   std::vector<double> local, alltoall;
   const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
@@ -188,10 +189,11 @@ Lines run_point(const Options& o, int log2n) {
   using HostBytes = Kokkos::View<char*, Kokkos::HostSpace>;
   const std::size_t send_bytes = n * bytes_per_key,
                     recv_bytes = std::size_t(rdispls[P - 1]) + rcounts[P - 1];
-  Bytes send_d("alltoallv_send", a2a_on_device ? send_bytes : 0),
-      recv_d("alltoallv_recv", a2a_on_device ? recv_bytes : 0);
-  HostBytes send_h("alltoallv_send", a2a_on_device ? 0 : send_bytes),
-      recv_h("alltoallv_recv", a2a_on_device ? 0 : recv_bytes);
+  const bool a2a = P > 1;
+  Bytes send_d("alltoallv_send", a2a && a2a_on_device ? send_bytes : 0),
+      recv_d("alltoallv_recv", a2a && a2a_on_device ? recv_bytes : 0);
+  HostBytes send_h("alltoallv_send", a2a && !a2a_on_device ? send_bytes : 0),
+      recv_h("alltoallv_recv", a2a && !a2a_on_device ? recv_bytes : 0);
   char* const send = a2a_on_device ? send_d.data() : send_h.data();
   char* const recv = a2a_on_device ? recv_d.data() : recv_h.data();
   for (int r = 0; r < o.warmup + o.reps; ++r) {
@@ -207,11 +209,15 @@ Lines run_point(const Options& o, int log2n) {
     }
     space.fence();
     const double t_local = max_over_ranks(MPI_Wtime() - t0);
-    MPI_Barrier(comm);
-    t0 = MPI_Wtime();
-    MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, rcounts.data(),
-                  rdispls.data(), MPI_BYTE, comm);
-    const double t_all = max_over_ranks(MPI_Wtime() - t0);
+    // One rank sends nothing: no alltoallv to time.
+    double t_all = 0;
+    if (a2a) {
+      MPI_Barrier(comm);
+      t0 = MPI_Wtime();
+      MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, rcounts.data(),
+                    rdispls.data(), MPI_BYTE, comm);
+      t_all = max_over_ranks(MPI_Wtime() - t0);
+    }
     if (r < o.warmup) continue;
     local.push_back(t_local * 1e3);
     alltoall.push_back(t_all * 1e3);
@@ -245,7 +251,10 @@ Lines run_point(const Options& o, int log2n) {
       log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
       med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
       row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
-      t.median_ms / floor_ms, a2a_on_device ? "device" : "host",
+      t.median_ms / floor_ms,
+      !a2a            ? "none"
+      : a2a_on_device ? "device"
+                      : "host",
       gbps(row.bytes_sent_max, row.exchange), gbps(a2a_bytes_off_rank, alltoall));
   std::snprintf(table, sizeof table,
                 "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
@@ -254,7 +263,10 @@ Lines run_point(const Options& o, int log2n) {
                 t.median_ms, med(row.local_sort), med(row.splitters), med(row.exchange),
                 med(row.merge), row.rounds, row.bytes_sent_max, balance, med(local), med(alltoall),
                 t.median_ms / floor_ms, gbps(row.bytes_sent_max, row.exchange),
-                gbps(a2a_bytes_off_rank, alltoall), a2a_on_device ? "device" : "host");
+                gbps(a2a_bytes_off_rank, alltoall),
+                !a2a            ? "none"
+                : a2a_on_device ? "device"
+                                : "host");
   return {json, table};
 }
 
