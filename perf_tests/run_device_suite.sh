@@ -46,6 +46,7 @@ for p in "${primitives[@]}"; do
     run merge --log2n 10:28:2 --output "$json" --reps 50 --warmup 5
     run merge --values --log2n 10:28:2 --output "$json" --reps 50 --warmup 5
     run merge --key u64 --log2n 12:28:4 --output "$json" --reps 30 --warmup 3
+    run merge --log2n 30:32 --output "$json" --reps 10 --warmup 2
     ;;
   sorted_search)
     run sorted_search --mode lower --log2n 10:28:2 --output "$json" --reps 50 --warmup 5
@@ -53,6 +54,8 @@ for p in "${primitives[@]}"; do
     run sorted_search --mode complete --log2n 10:26:4 --output "$json" --reps 50 --warmup 5
     run sorted_search --mode equality_count --log2n 10:26:4 --output "$json" --reps 50 --warmup 5
     run sorted_search --mode lower --key u64 --log2n 12:28:4 --output "$json" --reps 30 --warmup 3
+    # Above 2^31 elements: 64-bit indices (16 GB of them at 2^32).
+    run sorted_search --mode lower --index u64 --log2n 28:32:2 --output "$json" --reps 10 --warmup 2
     ;;
   copy_if)
     run copy_if --log2n 10:28:2 --output "$json" --reps 50 --warmup 5
