@@ -42,22 +42,15 @@ namespace Ordo::Impl::CudaSeam {
 // tile's inclusive prefix, and writes the total when this is the last tile.
 template <class StateView, class TotalView>
 struct LookbackBase {
-  StateView state;  // state(t): tile t's word; state(tiles): the ticket counter
+  StateView state;  // state(t): tile t's word
   TotalView total;
   std::int64_t tiles;
 
-  // The tile's number: the next ticket (tiles are numbered in the order they start).
-  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(std::int64_t, int t) const {
-#if defined(__CUDA_ARCH__)
-    __shared__ long long id;
-    __syncthreads();  // the shared word is free
-    if (t == 0) id = (long long)atomicAdd((unsigned long long*)&state(tiles), 1ull);
-    __syncthreads();
-    return id;
-#else
-    (void)t;
-    return 0;
-#endif
+  // The tile's number: its block's. The GPU starts blocks in the order of their index, so every
+  // tile a block looks back on has started (or finished) when it waits on it; no ticket (a global
+  // atomic before the tile's loads) is needed. Host backends keep the ticket (CopyIfImpl).
+  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(std::int64_t league_rank, int) const {
+    return league_rank;
   }
 
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t id, int lane,
