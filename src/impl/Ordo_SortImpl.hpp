@@ -346,6 +346,45 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
   }
 }
 
+// Out of place: `out` (the length of `in`, no alias) gets `in` sorted, `in` is left as it was
+// (Ordo::MPI's local sort). The radix sort reads `in` in its first pass and writes `out` in its
+// last; the other paths copy, then sort `out` in place.
+template <class ExecSpace, class InView, class OutView, class Comp>
+void sort_into(const ExecSpace& space, const InView& in, const OutView& out, const Comp& comp,
+               const SortOptions& options = {}) {
+  using Key = typename OutView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  const std::int64_t n = in.extent(0);
+  if (radix_chosen<ExecSpace, C, NoValue>(n, options)) {
+    const Ends<CodecKeys<C, InView>, NoEnd> source{{in}, {}};
+    const Ends<CodecKeys<C, OutView>, NoEnd> sink{{out}, {}};
+    sort_records<C, false, NoValue>(space, n, source, sink, C::less_of(comp), options);
+  } else {
+    Kokkos::deep_copy(space, out, in);
+    sort(space, out, comp, options);
+  }
+}
+
+// stable_sort_by_key out of place, as sort_into.
+template <class ExecSpace, class InKeys, class InValues, class OutKeys, class OutValues, class Comp>
+void stable_sort_by_key_into(const ExecSpace& space, const InKeys& keys, const InValues& values,
+                             const OutKeys& out_keys, const OutValues& out_values, const Comp& comp,
+                             const SortOptions& options = {}) {
+  using Key = typename OutKeys::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  using V = typename OutValues::non_const_value_type;
+  const std::int64_t n = keys.extent(0);
+  if (radix_chosen<ExecSpace, C, V>(n, options)) {
+    const Ends<CodecKeys<C, InKeys>, PlainEnd<InValues>> source{{keys}, {values}};
+    const Ends<CodecKeys<C, OutKeys>, PlainEnd<OutValues>> sink{{out_keys}, {out_values}};
+    sort_records<C, true, V>(space, n, source, sink, C::less_of(comp), options);
+  } else {
+    Kokkos::deep_copy(space, out_keys, keys);
+    Kokkos::deep_copy(space, out_values, values);
+    stable_sort_by_key(space, out_keys, out_values, comp, options);
+  }
+}
+
 }  // namespace Ordo::Impl
 
 #endif

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <functional>
 #include <random>
 #include <string>
@@ -261,6 +262,23 @@ TEST(MPISort, ByKeyIsStableAcrossRanks) {
   const auto b = Ordo::MPI::stable_sort_by_key(world, keys, values);  // keys' execution space
   EXPECT_TRUE(bitwise_equal(to_host(a.keys), to_host(b.keys)));
   EXPECT_TRUE(bitwise_equal(to_host(a.values), to_host(b.values)));
+}
+
+// From 2^19 4-byte keys a rank the CUDA build's local sort is the radix sort, which reads the
+// input and writes the rank's sorted copy (out of place); the keys come in a View of const.
+TEST(MPISort, RadixSizesAndConstKeys) {
+  const std::size_t n = size_of((std::size_t(1) << 19) + 3, 1001);
+  const auto input = generate<std::uint32_t>(Dist::heavy_duplicates, n, seed_of(21));
+  const ExecSpace space;
+  const auto keys = to_device(input);
+  using Mem = typename std::decay_t<decltype(keys)>::memory_space;
+  const Kokkos::View<const std::uint32_t*, Mem> const_keys = keys;
+  const auto result = Ordo::MPI::sort(space, world, const_keys);
+  EXPECT_TRUE(bitwise_equal(input, to_host(keys))) << "keys changed";
+  check_sorted_result(input, to_host(result), Ordo::less<>{}, Ordo::MPI::SortOptions{}.imbalance,
+                      false);
+  check_pairs(generate<std::uint32_t>(Dist::uniform, n, seed_of(22)), false,
+              Ordo::MPI::Exchange::automatic);
 }
 
 TEST(MPISort, KeepCounts) {

@@ -251,14 +251,12 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 
   if (options.stats) *options.stats = SortStats{};
   PhaseClock clock(options.stats);
-  // Sorts `keys` (and `values`) into `k` (and `v`); returns with the sort in flight.
+  // Sorts `keys` (and `values`) into `k` (and `v`), out of place; returns with the sort in flight.
   auto sort_copy = [&](const auto& k, const auto& v) {
-    Kokkos::deep_copy(space, k, keys);
     if constexpr (S::with_values) {
-      Kokkos::deep_copy(space, v, values);
-      Ordo::stable_sort_by_key(space, k, v, comp);
+      Ordo::Impl::stable_sort_by_key_into(space, keys, values, k, v, comp);
     } else {
-      Ordo::sort(space, k, comp);
+      Ordo::Impl::sort_into(space, keys, k, comp);
     }
   };
   const std::size_t n = keys.extent(0);
