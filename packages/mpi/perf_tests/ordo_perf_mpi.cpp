@@ -234,6 +234,9 @@ Lines run_point(const Options& o, int log2n) {
   const auto gbps = [&](double bytes, const std::vector<double>& ms) {
     return P == 1 ? 0.0 : bytes / (med(ms) * 1e6);
   };
+  const double exchange_gbps = gbps(row.bytes_sent_max, row.exchange),
+               alltoallv_gbps = gbps(a2a_bytes_off_rank, alltoall);
+  const char* a2a_memory = !a2a ? "none" : a2a_on_device ? "device" : "host";
   const int threads = ExecSpace().concurrency();
   const char* exchange = P == 1 ? "none" : row.direct ? "direct" : "staged";
   char json[768], table[384];
@@ -251,22 +254,14 @@ Lines run_point(const Options& o, int log2n) {
       log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
       med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
       row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
-      t.median_ms / floor_ms,
-      !a2a            ? "none"
-      : a2a_on_device ? "device"
-                      : "host",
-      gbps(row.bytes_sent_max, row.exchange), gbps(a2a_bytes_off_rank, alltoall));
+      t.median_ms / floor_ms, a2a_memory, exchange_gbps, alltoallv_gbps);
   std::snprintf(table, sizeof table,
                 "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
                 "%9.3f %9.3f %6.2fx %8.1f %8.1f %s\n",
                 o.scaling.c_str(), P, o.key.c_str(), o.values ? "yes" : "no", o.dist.c_str(), log2n,
                 t.median_ms, med(row.local_sort), med(row.splitters), med(row.exchange),
                 med(row.merge), row.rounds, row.bytes_sent_max, balance, med(local), med(alltoall),
-                t.median_ms / floor_ms, gbps(row.bytes_sent_max, row.exchange),
-                gbps(a2a_bytes_off_rank, alltoall),
-                !a2a            ? "none"
-                : a2a_on_device ? "device"
-                                : "host");
+                t.median_ms / floor_ms, exchange_gbps, alltoallv_gbps, a2a_memory);
   return {json, table};
 }
 
@@ -290,9 +285,8 @@ void context(std::ostream& out, bool jsonl) {
     out << "Ordo " << ORDO_VERSION_STRING << " (" << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", "
         << ExecSpace::name() << " (" << ExecSpace().concurrency() << ") per rank, " << P
         << " ranks, " << mpi << "\n"
-        << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv); GB/s = a "
-           "rank's "
-           "bytes to other ranks / phase time\n"
+        << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv);\n"
+        << "GB/s = a rank's bytes to other ranks / phase time\n"
         << "scale  ranks key  values dist     log2n     total     local splitters  exchange"
            "     merge rounds   bytes_sent balance  base_srt  base_a2a     vs  xchg_GB/s a2a_GB/s "
            "a2a_mem\n";
