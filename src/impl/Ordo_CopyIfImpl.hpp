@@ -160,7 +160,7 @@ struct CompactLookback {
     const Count tile_count(member.team_scratch(0), 1);
     const Window window(member.team_scratch(0), team);
 
-    const std::int64_t id = team_ticket(member, state, tiles);
+    const std::int64_t id = tiles == 1 ? 0 : team_ticket(member, state, tiles);
     const auto span = tile_span(id, tile, n);
 
     // Flag the tile's elements: thread r takes elements k * team + r (coalesced reads), a chunk of
@@ -264,7 +264,8 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
       std::int64_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread;
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto state = workspace<std::uint64_t>(space, tiles + 1);
-  Kokkos::deep_copy(space, state, 0);
+  // A single tile takes no ticket and reads no word: nothing to zero (one launch).
+  if (tiles > 1) Kokkos::deep_copy(space, state, 0);
   warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
     with_load_group<ExecSpace>(emit, seam, [&](auto group) {
@@ -277,8 +278,9 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
                                       Select, Emit, decltype(state), TotalView>;
       Kokkos::parallel_for(
           "Ordo::copy_if::tiles",
-          Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::lookback_team_size)
-              .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes())),
+          by_argument(
+              Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::lookback_team_size)
+                  .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()))),
           Functor{select, emit, state, total, n, tiles});
     });
   });
@@ -338,7 +340,7 @@ void compact_reduce_then_scan(const ExecSpace& space, std::int64_t n, const Sele
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto tile_counts = workspace<std::int64_t>(space, tiles);
   using Counts = decltype(tile_counts);
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, Tuning::team_size);
+  const auto policy = by_argument(Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size));
   Kokkos::parallel_for("Ordo::copy_if::count", policy,
                        CompactCount<ExecSpace, Select, Counts>{select, tile_counts, n, tile});
   Kokkos::parallel_scan(
@@ -423,8 +425,8 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
                                    ? sizeof(typename Emit::value_type) * tile + 16
                                    : 0;
       const auto policy =
-          Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
-              .set_scratch_size(0, Kokkos::PerTeam(stage_bytes));
+          by_argument(Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(stage_bytes)));
       Kokkos::parallel_for(
           "Ordo::copy_if_unordered::tiles", policy,
           CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,

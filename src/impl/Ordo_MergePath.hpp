@@ -8,8 +8,8 @@
 //   merge_path           the search along a cross diagonal: a thread's binary search, or with
 //                        the probes of a thread's vector lanes or of a team (narrowing_search)
 //   sampled_merge_path   the same, searching samples of A and B first (sort's merge passes)
-//   team_merge_path      merge_path by a whole team, for kernels that partition inside
-//                        themselves (small inputs: one launch instead of two)
+//   team_merge_path_ends the co-ranks of a tile's two ends by a whole team, for kernels that
+//                        partition inside themselves (small inputs: one launch instead of two)
 //   balanced_path        merge_path moved off the middle of a pair of equal keys (set operations)
 //   gallop_up/down       a first-false search near one end of a range (runs of equal keys)
 //   partition_merge_path device level: the co-rank of every tile boundary, one launch
@@ -29,7 +29,7 @@
 namespace Ordo::Impl {
 
 // Who runs the probes of a narrowing search (below): one thread (one probe a round, a binary
-// search), a thread's Lanes vector lanes, or a team's threads. count(test) is how many of the
+// search) or a thread's Lanes vector lanes. count(test) is how many of the
 // round's probes p in [0, size()) pass test(p), known to every lane or thread that runs it.
 struct ThreadProbes {
   KOKKOS_INLINE_FUNCTION static constexpr int size() { return 1; }
@@ -49,20 +49,6 @@ struct VectorProbes {
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(member, Lanes), [&](int p, int& c) { c += test(p) ? 1 : 0; },
         passed);
-    return passed;
-  }
-};
-
-template <class Member>
-struct TeamProbes {
-  const Member& member;
-  KOKKOS_INLINE_FUNCTION int size() const { return member.team_size(); }
-  template <class Test>
-  KOKKOS_INLINE_FUNCTION int count(const Test& test) const {
-    int passed = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, member.team_size()),
-        [&](int p, int& c) { c += test(p) ? 1 : 0; }, passed);
     return passed;
   }
 };
@@ -211,16 +197,58 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> balanced_path(const AView& a, 
   return {a_lo + ka, b_lo + kb};
 }
 
-// The same co-rank found by a whole team: each round every thread tests one probe of the
-// remaining range, and the number of probes that lie before the answer narrows the range by a
-// factor of team_size + 1. Every thread of the team returns the result. (Fused kernels that
-// partition inside themselves.)
-template <class Member, class Index, class AView, class BView, class Comp>
-KOKKOS_INLINE_FUNCTION Index team_merge_path(const Member& member, const AView& a, Index a_count,
-                                             const BView& b, Index b_count, Index diag,
-                                             const Comp& comp) {
-  return merge_path(a, Index(0), a_count, b, Index(0), b_count, diag, comp,
-                    TeamProbes<Member>{member});
+// The co-ranks of two diagonals (a tile's ends) found together by a whole team, for kernels that
+// partition inside themselves. Each round every thread tests P probes of each range still open
+// (their loads in flight together) and one team reduction counts, for both ranges at once, the
+// probes that lie before the answer; the probes split a range of width w into size + 1 gaps of
+// w / (size + 1) or one more positions (size = team_size * P), so a round narrows it that much and
+// a range of at most size positions ends in one round. Every thread returns both co-ranks.
+template <int P, class Member, class Index, class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> team_merge_path_ends(
+    const Member& member, const AView& a, Index a_count, const BView& b, Index b_count, Index diag0,
+    Index diag1, const Comp& comp) {
+  const Index size = Index(member.team_size()) * P;
+  const Index diag[2] = {diag0, diag1};
+  Index lo[2], hi[2], step[2] = {0, 0}, rest[2] = {0, 0};
+  for (int e = 0; e < 2; ++e) {
+    lo[e] = diag[e] > b_count ? diag[e] - b_count : Index(0);
+    hi[e] = diag[e] < a_count ? diag[e] : a_count;
+  }
+  // Probe p < size of range e: the last position of the (p + 1)-th gap (the first `rest` gaps are
+  // one longer); non-decreasing in p and below hi.
+  auto probe = [&](int e, Index p) {
+    return lo[e] + (p + 1) * step[e] + (p + 1 < rest[e] ? p + 1 : rest[e]) - 1;
+  };
+  // Both counts travel in one word, 16 bits each.
+  KOKKOS_ASSERT(size < (Index(1) << 16));
+  while (lo[0] < hi[0] || lo[1] < hi[1]) {
+    for (int e = 0; e < 2; ++e) {
+      step[e] = (hi[e] - lo[e]) / (size + 1);
+      rest[e] = (hi[e] - lo[e]) % (size + 1);
+    }
+    std::uint32_t passed = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, member.team_size()),
+        [&](int t, std::uint32_t& count) {
+          for (int e = 0; e < 2; ++e) {
+            if (lo[e] == hi[e]) continue;
+            for (int q = 0; q < P; ++q) {
+              // A[i] is among the first diag outputs unless B[diag - 1 - i] orders before it.
+              const Index i = probe(e, Index(q) * member.team_size() + t);
+              count += std::uint32_t(!comp(b(diag[e] - 1 - i), a(i))) << (16 * e);
+            }
+          }
+        },
+        passed);
+    for (int e = 0; e < 2; ++e) {
+      if (lo[e] == hi[e]) continue;
+      const Index before = Index(passed >> (16 * e)) & 0xffff;
+      const Index new_lo = before == 0 ? lo[e] : probe(e, before - 1) + 1;
+      hi[e] = before == size ? hi[e] : probe(e, before);
+      lo[e] = new_lo;
+    }
+  }
+  return {lo[0], lo[1]};
 }
 
 // The piece of the merge path that team `member.league_rank()` owns: merge outputs
@@ -241,8 +269,11 @@ KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t t
   r.begin = member.league_rank() * tile_size;
   r.count = int(r.begin + tile_size < m + n ? tile_size : m + n - r.begin);
   if constexpr (Fused) {
-    r.a0 = team_merge_path(member, a, m, b, n, r.begin, comp);
-    r.a1 = team_merge_path(member, a, m, b, n, r.begin + r.count, comp);
+    constexpr int probes = MergePathTuning<typename Member::execution_space>::team_probes;
+    const auto ends =
+        team_merge_path_ends<probes>(member, a, m, b, n, r.begin, r.begin + r.count, comp);
+    r.a0 = ends.first;
+    r.a1 = ends.second;
   } else {
     r.a0 = part(member.league_rank());
     r.a1 = part(member.league_rank() + 1);

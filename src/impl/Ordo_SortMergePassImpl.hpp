@@ -146,8 +146,11 @@ struct SortMergeTiles {
     std::int64_t a_lo, a_hi;
     if constexpr (Fused) {
       const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
-      a_lo = team_merge_path(member, a, p.len[0], b, p.len[1], diag, less);
-      a_hi = team_merge_path(member, a, p.len[0], b, p.len[1], diag + count, less);
+      constexpr int probes = MergePathTuning<ExecSpace>::team_probes;
+      const auto ends =
+          team_merge_path_ends<probes>(member, a, p.len[0], b, p.len[1], diag, diag + count, less);
+      a_lo = ends.first;
+      a_hi = ends.second;
     } else {
       a_lo = part(member.league_rank());
       a_hi = p.last ? p.len[0] : part(member.league_rank() + 1);

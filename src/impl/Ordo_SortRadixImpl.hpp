@@ -324,28 +324,29 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
         int(chunks < Tuning::radix_histogram_teams ? chunks : Tuning::radix_histogram_teams);
     Kokkos::parallel_for(
         "Ordo::sort::radix::histogram",
-        Kokkos::TeamPolicy<ExecSpace>(space, teams, Tuning::radix_team_size)
-            .set_scratch_size(0, Kokkos::PerTeam(Histogram::scratch_bytes(passes))),
+        by_argument(Kokkos::TeamPolicy<ExecSpace>(space, teams, Tuning::radix_team_size)
+                        .set_scratch_size(0, Kokkos::PerTeam(Histogram::scratch_bytes(passes)))),
         Histogram{source, counts, n, chunk, passes});
     Kokkos::parallel_for("Ordo::sort::radix::scan",
                          Kokkos::TeamPolicy<ExecSpace>(space, passes, Kokkos::AUTO),
                          RadixScan<Counts>{counts, offsets, trivial, n});
     using Bounds = Kokkos::LaunchBounds<Pass::team, Tuning::radix_min_teams>;
     for (int p = 0; p < passes; ++p) {
-      Kokkos::parallel_for("Ordo::sort::radix::pass",
-                           Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Pass::team)
-                               .set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes())),
-                           Pass{source,
-                                sink,
-                                {k0.data(), k1.data()},
-                                {v0.data(), v1.data()},
-                                words,
-                                offsets,
-                                trivial,
-                                n,
-                                tiles,
-                                p,
-                                passes});
+      Kokkos::parallel_for(
+          "Ordo::sort::radix::pass",
+          by_argument(Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Pass::team)
+                          .set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes()))),
+          Pass{source,
+               sink,
+               {k0.data(), k1.data()},
+               {v0.data(), v1.data()},
+               words,
+               offsets,
+               trivial,
+               n,
+               tiles,
+               p,
+               passes});
     }
     const std::int64_t threads = n < Tuning::radix_copy_threads ? n : Tuning::radix_copy_threads;
     Kokkos::parallel_for(

@@ -23,6 +23,16 @@ template <class ExecSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+// A launch policy whose functor travels as the kernel's argument. Kokkos copies a functor of 512
+// bytes or more (retrieve_all's selection carries a whole Kokkos::UnorderedMap; the segmented
+// sort's radix passes carry their segment Views) to constant memory before each launch: a copy
+// from pinned host memory on the stream, and a wait for the previous such kernel to finish.
+template <class Policy>
+auto by_argument(const Policy& policy) {
+  return Kokkos::Experimental::require(policy,
+                                       Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+}
+
 // Rank-1 Views whose element i is data()[i].
 template <class V, class = void>
 inline constexpr bool is_contiguous_1d_v = false;

@@ -20,10 +20,18 @@ struct HostTuning {
   static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
 };
 
+// The co-ranks a team finds itself in single-launch (fused) tiled kernels (team_merge_path_ends):
+// team_probes probes a thread, a round, on each of the tile's two ends. Host backends run fused
+// kernels only in tests: two probes exercise the many-probe rounds there.
+template <class ExecSpace>
+struct MergePathTuning {
+  static constexpr int team_probes = 2;
+};
+
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
-// whose teams find their own tile boundaries (team_merge_path); larger ones run the partition
-// kernel first.
+// whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the
+// partition kernel first.
 template <class ExecSpace, std::size_t KeyBytes>
 struct MergeTuning {
   static constexpr int team_size = 1;
@@ -288,6 +296,14 @@ struct CompactTuning<Kokkos::Cuda> {
   // The warp seam (Ordo_Cuda_Compact.hpp) takes whole warps, at most 32 of them.
   static_assert(team_size % 32 == 0 && team_size <= 1024, "whole warps");
   static_assert(lookback_team_size % 32 == 0 && lookback_team_size <= 1024, "whole warps");
+};
+
+// 8 probes a thread: a round of a 128-thread merge tile splits a range in 1025 gaps, one of a
+// 256-thread search tile in 2049, so the fused sizes take one or two rounds (with one probe a
+// thread and one end after the other: up to six).
+template <>
+struct MergePathTuning<Kokkos::Cuda> {
+  static constexpr int team_probes = 8;
 };
 
 template <std::size_t KeyBytes>
