@@ -97,6 +97,19 @@ TYPED_TEST(MergeTyped, LargeUniform) {
   }
 }
 
+// The dispatch at the single-launch bound (fused_max_tiles tiles) and one element either side: on
+// device backends one launch below and at it, the partition kernel and the tiles above.
+TYPED_TEST(MergeTyped, DispatchAroundTheSingleLaunchBound) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  const std::size_t bound = std::size_t(Tuning<T>::fused_max_tiles) * tile_size<T>();
+  for (std::size_t total : {bound - 1, bound, bound + 1}) {
+    SCOPED_TRACE("total " + std::to_string(total));
+    check_merge(Path::dispatch, sorted_input<T>(Dist::uniform, total / 2 + 1, 31, comp),
+                sorted_input<T>(Dist::few_distinct, total - total / 2 - 1, 32, comp), comp);
+  }
+}
+
 // Inputs and output starting 1 to 3 elements into their allocations: the tile loads and stores
 // at every alignment, on every path.
 TYPED_TEST(MergeTyped, SubviewsAtEveryOffset) {

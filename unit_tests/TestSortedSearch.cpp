@@ -214,6 +214,20 @@ TYPED_TEST(SortedSearchTyped, LargeUniform) {
   }
 }
 
+// The dispatch at the single-launch bound (fused_max_tiles tiles) and one element either side: on
+// device backends one launch below and at it, the partition kernel and the tiles above.
+TYPED_TEST(SortedSearchTyped, DispatchAroundTheSingleLaunchBound) {
+  using T = TypeParam;
+  const Ordo::less<> comp;
+  const std::size_t bound =
+      std::size_t(Ordo::Impl::SearchTuning<ExecSpace, sizeof(T)>::fused_max_tiles) * tile_size<T>();
+  for (std::size_t total : {bound - 1, bound, bound + 1}) {
+    SCOPED_TRACE("total " + std::to_string(total));
+    check_search(Path::dispatch, sorted_input<T>(Dist::few_distinct, total / 2 - 1, 33, comp),
+                 sorted_input<T>(Dist::uniform, total - total / 2 + 1, 34, comp), comp);
+  }
+}
+
 // Inputs starting 1 to 3 elements into their allocations: the tile loads at every alignment.
 TYPED_TEST(SortedSearchTyped, SubviewsAtEveryOffset) {
   using T = TypeParam;

@@ -91,6 +91,12 @@ KOKKOS_INLINE_FUNCTION T* stage(const Member& member, std::int64_t count) {
   return static_cast<T*>(member.team_scratch(0).get_shmem_aligned(sizeof(T) * count, alignof(T)));
 }
 
+// The team scratch stage<T>(member, count) takes, its alignment included.
+template <class T>
+constexpr std::size_t stage_bytes(std::int64_t count) {
+  return sizeof(T) * std::size_t(count) + alignof(T);
+}
+
 // ---- single pass: decoupled look-back
 // ------------------------------------------------------------
 //
@@ -139,8 +145,7 @@ struct CompactLookback {
   // count and look-back window.
   static constexpr int stage_size = compact_stages<Select, G> ? tile : 0;
   static std::size_t scratch_bytes() {
-    if (Warp)
-      return sizeof(typename Emit::value_type) * stage_size + alignof(typename Emit::value_type);
+    if (Warp) return stage_bytes<typename Emit::value_type>(stage_size);
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
@@ -421,12 +426,12 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
     with_load_group<ExecSpace>(emit, seam, [&](auto group) {
       // The warp seam's stage (compact_stages).
-      const auto stage_bytes = seam && compact_stages<Select, decltype(group)::value>
-                                   ? sizeof(typename Emit::value_type) * tile + 16
-                                   : 0;
+      const std::size_t scratch = seam && compact_stages<Select, decltype(group)::value>
+                                      ? stage_bytes<typename Emit::value_type>(tile)
+                                      : 0;
       const auto policy =
           by_argument(Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(stage_bytes)));
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch)));
       Kokkos::parallel_for(
           "Ordo::copy_if_unordered::tiles", policy,
           CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,

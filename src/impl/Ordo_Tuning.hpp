@@ -300,7 +300,11 @@ struct CompactTuning<Kokkos::Cuda> {
 
 // 8 probes a thread: a round of a 128-thread merge tile splits a range in 1025 gaps, one of a
 // 256-thread search tile in 2049, so the fused sizes take one or two rounds (with one probe a
-// thread and one end after the other: up to six).
+// thread and one end after the other: up to six). Timed back to back on the H100 (the fused
+// kernels alone, 2^12 to 2^16 elements): 16 probes were slower (merge 2^14 8.9 us against 7.6,
+// search 2^16 10.4 against 9.4; faster only at merge 2^12, one round instead of two), and probes
+// placed by a multiply and a shift instead of a division (4 or 8 a thread, each load guarded)
+// slower still (merge 2^14 8.4 and 10.3 us).
 template <>
 struct MergePathTuning<Kokkos::Cuda> {
   static constexpr int team_probes = 8;
