@@ -244,6 +244,41 @@ TYPED_TEST(SortedSearchTyped, SubviewsAtEveryOffset) {
   }
 }
 
+// Strided needles and haystack (LayoutStride: every other element), on every path: the tile loads
+// take the element-wise path and stay right.
+TEST(SortedSearch, StridedViews) {
+  const Ordo::less<> comp;
+  for (std::size_t n : {std::size_t(100), tile_size<std::uint32_t>() + 3, std::size_t(20001)}) {
+    const auto a_host = sorted_input<std::uint32_t>(Dist::few_distinct, 2 * n, 41, comp);
+    const auto b_host = sorted_input<std::uint32_t>(Dist::uniform, 2 * n + 1, 42, comp);
+    const auto a_all = to_device(a_host), b_all = to_device(b_host);
+    using Strided = Kokkos::View<const std::uint32_t*, Kokkos::LayoutStride, MemorySpace>;
+    const Strided a(a_all.data(), Kokkos::LayoutStride(n, 2));
+    const Strided b(b_all.data() + 1, Kokkos::LayoutStride(n, 2));
+    std::vector<std::uint32_t> a_even(n), b_odd(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a_even[i] = a_host[2 * i];
+      b_odd[i] = b_host[2 * i + 1];
+    }
+    std::vector<std::int32_t> expected(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      expected[i] =
+          std::int32_t(std::lower_bound(b_odd.begin(), b_odd.end(), a_even[i]) - b_odd.begin());
+    }
+    for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " path " + std::to_string(int(path)));
+      Kokkos::View<std::int32_t*, MemorySpace> index("index", n);
+      if (path == Path::dispatch) {
+        Ordo::sorted_search(ExecSpace(), a, b, index, Ordo::Bounds::lower, comp);
+      } else {
+        Ordo::Impl::index_search(ExecSpace(), a, b, index, Ordo::Bounds::lower, comp,
+                                 search_path(path));
+      }
+      ASSERT_EQ(expected, to_host(index));
+    }
+  }
+}
+
 TEST(SortedSearch, SeedCpuReferencesAgreeWithStd) {
   const Ordo::less<> comp;
   for (Dist dist : {Dist::uniform, Dist::few_distinct, Dist::all_equal, Dist::heavy_duplicates}) {
