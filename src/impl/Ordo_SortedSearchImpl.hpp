@@ -300,9 +300,10 @@ struct BinarySearchHost {
 
 // Device backends: each team first loads `samples` evenly spaced haystack elements into scratch
 // (sample j = hay[j * step]), so that the top levels of every search run in scratch instead of
-// chasing L2 and DRAM; each needle then finishes in one step-long range of the haystack.
-template <int Samples, int NeedlesPerThread, class ExecSpace, class Haystack, class Needles,
-          class Out, bool Upper, class Comp>
+// chasing L2 and DRAM; each needle then finishes in one step-long range of the haystack. A team
+// takes per_team needles (binary_search_dispatch chooses how many).
+template <int Samples, class ExecSpace, class Haystack, class Needles, class Out, bool Upper,
+          class Comp>
 struct BinarySearchTiles {
   using Key = typename Haystack::non_const_value_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -313,8 +314,9 @@ struct BinarySearchTiles {
   Needles needles;
   Out out;
   Comp comp;
-  int samples;        // min(Samples, |haystack|)
-  std::int64_t step;  // ceil(|haystack| / samples)
+  int samples;            // min(Samples, |haystack|)
+  std::int64_t step;      // ceil(|haystack| / samples)
+  std::int64_t per_team;  // needles a team
 
   std::size_t team_shmem_size(int) const { return SampleTile::shmem_size(Samples); }
 
@@ -324,7 +326,6 @@ struct BinarySearchTiles {
                          [&](int j) { tile(j) = haystack(j * step); });
     member.team_barrier();
     const std::int64_t n = haystack.extent(0), count = needles.extent(0);
-    const std::int64_t per_team = std::int64_t(member.team_size()) * NeedlesPerThread;
     const std::int64_t first = member.league_rank() * per_team;
     const std::int64_t last = first + per_team < count ? first + per_team : count;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, first, last), [&](std::int64_t i) {
@@ -360,12 +361,20 @@ void binary_search_dispatch(const char* label, const ExecSpace& space, const Hay
     const std::int64_t most = n < Tuning::samples ? n : Tuning::samples;
     const std::int64_t step = most > 0 ? (n + most - 1) / most : 1;
     const int samples = int((n + step - 1) / step);
-    const std::int64_t per_team = std::int64_t(Tuning::team_size) * Tuning::needles_per_thread;
+    // A thread's needles are searched one after the other: one a thread until concurrency /
+    // Tuning::thread_share threads have one, then up to Tuning::needles_per_thread (which share
+    // the team's samples).
+    const std::int64_t share = space.concurrency() / Tuning::thread_share;
+    const std::int64_t threads = share > 0 ? share : 1;
+    const std::int64_t spread = (count + threads - 1) / threads;
+    const std::int64_t per_thread =
+        spread < Tuning::needles_per_thread ? spread : Tuning::needles_per_thread;
+    const std::int64_t per_team = std::int64_t(Tuning::team_size) * per_thread;
     Kokkos::parallel_for(
         label,
         Kokkos::TeamPolicy<ExecSpace>(space, (count + per_team - 1) / per_team, Tuning::team_size),
-        BinarySearchTiles<Tuning::samples, Tuning::needles_per_thread, ExecSpace, Haystack, Needles,
-                          Out, Upper, Comp>{haystack, needles, out, comp, samples, step});
+        BinarySearchTiles<Tuning::samples, ExecSpace, Haystack, Needles, Out, Upper, Comp>{
+            haystack, needles, out, comp, samples, step, per_team});
   }
 }
 

@@ -70,12 +70,14 @@ struct ScanTuning {
 };
 
 // Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of
-// team_size threads searches team_size * needles_per_thread needles, after loading `samples`
-// evenly spaced haystack elements into scratch for the top levels of the searches.
+// team_size threads searches up to team_size * needles_per_thread needles, after loading
+// `samples` evenly spaced haystack elements into scratch for the top levels of the searches.
+// Needles go one a thread to concurrency / thread_share threads before a thread takes more.
 template <class ExecSpace, std::size_t KeyBytes>
 struct BinarySearchTuning {
   static constexpr int team_size = 1;
   static constexpr int needles_per_thread = 64;
+  static constexpr int thread_share = 1;
   static constexpr int samples = 64;
 };
 
@@ -365,6 +367,11 @@ template <std::size_t KeyBytes>
 struct BinarySearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 256;
   static constexpr int needles_per_thread = 8;
+  // A quarter of the threads the device holds (the H100: two teams an SM) before a thread takes
+  // more than one needle. Always 8 a thread left 2^12 to 2^18 needles to 1 to 64 teams (0.6x
+  // thrust); always one a team's thread until every thread held one made 2^20 slower (each team
+  // loads its samples for fewer needles).
+  static constexpr int thread_share = 4;
   static constexpr int samples = KeyBytes <= 4 ? 2048 : 1024;
 };
 #endif
