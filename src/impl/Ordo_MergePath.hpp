@@ -6,7 +6,7 @@
 // merge of two sorted sequences into pieces (merge, sorted search, the merge phases of sort,
 // set operations, joins, the load-balancing search) calls these functions:
 //   merge_path           the search along a cross diagonal: a thread's binary search, or with
-//                        the probes of a thread's vector lanes or of a team (narrowing_search)
+//                        the probes of a thread's vector lanes (narrowing_search)
 //   sampled_merge_path   the same, searching samples of A and B first (sort's merge passes)
 //   team_merge_path_ends the co-ranks of a tile's two ends by a whole team, for kernels that
 //                        partition inside themselves (small inputs: one launch instead of two)
@@ -29,8 +29,8 @@
 namespace Ordo::Impl {
 
 // Who runs the probes of a narrowing search (below): one thread (one probe a round, a binary
-// search) or a thread's Lanes vector lanes. count(test) is how many of the
-// round's probes p in [0, size()) pass test(p), known to every lane or thread that runs it.
+// search) or a thread's Lanes vector lanes. count(test) is how many of the round's probes p in
+// [0, size()) pass test(p), known to every lane or thread that runs it.
 struct ThreadProbes {
   KOKKOS_INLINE_FUNCTION static constexpr int size() { return 1; }
   template <class Test>
