@@ -63,6 +63,15 @@ inline std::size_t large_size() {
   return on_host ? (std::size_t(1) << 20) : (std::size_t(1) << 22);
 }
 
+// Sizes for the tiled paths at every alignment: under one tile, a few tiles, many; on device
+// backends also one with more tiles than the device holds teams (each team runs several, its
+// next tile's loads in flight while it works on the current one).
+inline std::vector<std::size_t> offset_sizes(std::size_t tile) {
+  std::vector<std::size_t> sizes{tile - 1, 2 * tile + 5, 70001};
+  if (!on_host) sizes.push_back((std::size_t(1) << 23) + 5);
+  return sizes;
+}
+
 }  // namespace OrdoTest
 
 #endif

@@ -116,7 +116,7 @@ TYPED_TEST(MergeTyped, SubviewsAtEveryOffset) {
   using T = TypeParam;
   const Ordo::less<> comp;
   for (std::size_t offset : {1, 2, 3}) {
-    for (std::size_t total : {tile_size<T>() - 1, 2 * tile_size<T>() + 5, std::size_t(70001)}) {
+    for (std::size_t total : offset_sizes(tile_size<T>())) {
       const auto a = sorted_input<T>(Dist::uniform, total / 3, 21, comp);
       const auto b = sorted_input<T>(Dist::few_distinct, total - total / 3, 22, comp);
       std::vector<T> expected(total);

@@ -233,7 +233,7 @@ TYPED_TEST(SortedSearchTyped, SubviewsAtEveryOffset) {
   using T = TypeParam;
   const Ordo::less<> comp;
   for (std::size_t offset : {1, 2, 3}) {
-    for (std::size_t total : {tile_size<T>() - 1, 2 * tile_size<T>() + 5, std::size_t(70001)}) {
+    for (std::size_t total : offset_sizes(tile_size<T>())) {
       for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
         SCOPED_TRACE("offset " + std::to_string(offset) + " total " + std::to_string(total));
         check_search(path, sorted_input<T>(Dist::few_distinct, total / 3, 23, comp),

@@ -4,8 +4,9 @@
 
 // Device level of merge and merge_by_key: dispatch by execution space and size.
 //   device backends: Ordo::merge::partition (merge path of every tile boundary) then
-//                    Ordo::merge::tiles (one team per tile); small inputs: one launch,
-//                    Ordo::merge::fused, whose teams co-rank their own tiles
+//                    Ordo::merge::tiles (as many teams as the device holds, each running tiles
+//                    one after another, the next one's loads in flight); small inputs: one
+//                    launch, Ordo::merge::fused, one team per tile, co-ranking its own tile
 //   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
 
 #include <impl/Ordo_MergePath.hpp>
@@ -46,8 +47,10 @@ struct GatherEmit {
   }
 };
 
-// One team per tile of team_size * VT outputs. Fused: the team co-ranks its tile's ends itself;
-// otherwise it reads them from `part`, written by the partition kernel.
+// Tiles of team_size * VT outputs. Fused: one team per tile, which co-ranks its tile's ends
+// itself. Otherwise the ends come from `part`, written by the partition kernel, and each team runs
+// tiles one after another, loading the next while it merges the current one (team_pipeline; part's
+// last word is the tiles' ticket counter).
 template <int VT, bool Fused, class ExecSpace, class AView, class BView, class OutView,
           class PartView, class Values, class Comp>
 struct MergeTiles {
@@ -56,6 +59,12 @@ struct MergeTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr bool pipelined = !Fused;
+  static constexpr int team_size = MergeTuning<ExecSpace, sizeof(Key)>::team_size;
+  static constexpr int min_teams =
+      MergeTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams(Values::enabled);
+  static constexpr int buffers = Fused ? 1 : 2;
 
   AView a;
   BView b;
@@ -65,28 +74,55 @@ struct MergeTiles {
   Comp comp;
 
   static std::size_t scratch_bytes(int team_size) {
-    const std::size_t tile = std::size_t(team_size) * VT;
-    return KeyTile::shmem_size(tile + 1) + (Values::enabled ? IndexTile::shmem_size(tile) : 0);
+    const int tile = team_size * VT;
+    return buffers * sizeof(Key) * tile_slots<Key>(tile) + 16 +
+           (Values::enabled ? IndexTile::shmem_size(tile) : 0) + (Fused ? 0 : Slot::shmem_size(1));
   }
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
-    // (Not a structured binding: C++17 lambdas cannot capture those.)
-    const TileRange range = tile_range<Fused>(member, tile_size, a, b, part, comp);
-    const std::int64_t begin = range.begin, a0 = range.a0, a1 = range.a1;
-    const int count = range.count;
-    const int na = int(a1 - a0), nb = count - na;
-    const std::int64_t b0 = begin - a0;
-
-    KeyTile tile(member.team_scratch(0), tile_size + 1);
+    // The tiles start on a 16-byte boundary (tile_store).
+    const int slots = tile_slots<Key>(int(tile_size));
+    Key* const tiles_scratch = static_cast<Key*>(
+        member.team_scratch(0).get_shmem_aligned(buffers * slots * sizeof(Key), 16));
     IndexTile from;
     if constexpr (Values::enabled) from = IndexTile(member.team_scratch(0), tile_size);
-    team_merge_tile<VT, Values::enabled>(member, a, a0, na, b, b0, nb, tile, from, comp,
-                                         [&](int i, const Key& key, bool from_a, std::int64_t src) {
-                                           out(begin + i) = key;
-                                           values.gather(begin + i, from_a, src);
-                                         });
+    auto tile_of = [&](int buffer) { return KeyTile(tiles_scratch + buffer * slots, slots); };
+    auto merge = [&](std::int64_t id, const KeyTile& tile, bool staged) {
+      // (Not a structured binding: C++17 lambdas cannot capture those.)
+      const TileRange range = tile_range<Fused>(member, id, tile_size, a, b, part, comp);
+      const std::int64_t begin = range.begin, a0 = range.a0;
+      const int na = int(range.a1 - a0), nb = range.count - na;
+      const std::int64_t b0 = begin - a0;
+      auto store = [&](int i, const Key& key, bool from_a, std::int64_t src) {
+        out(begin + i) = key;
+        values.gather(begin + i, from_a, src);
+      };
+      if (staged) {
+        const TileLayout at = tile_layout<ExecSpace>(a, a0, na, b, b0, tile);
+        Key* const keys_out =
+            Values::enabled || !is_contiguous_1d_v<OutView> ? nullptr : out.data() + begin;
+        team_merge_staged<VT, Values::enabled>(member, a0, na, b0, nb, at, tile, from, comp, store,
+                                               keys_out);
+      } else {
+        team_merge_tile<VT, Values::enabled>(member, a, a0, na, b, b0, nb, tile, from, comp, store);
+      }
+    };
+    if constexpr (Fused) {
+      merge(member.league_rank(), tile_of(0), false);
+    } else {
+      const std::int64_t tiles = std::int64_t(part.extent(0)) - 2;
+      team_pipeline(
+          member, &part(tiles + 1), Slot(member.team_scratch(0), 1), tiles,
+          [&](std::int64_t id, int buffer) {
+            const TileRange range = tile_range<false>(member, id, tile_size, a, b, part, comp);
+            const int na = int(range.a1 - range.a0);
+            tile_load_async<VT>(member, a, range.a0, na, b, range.begin - range.a0,
+                                range.count - na, tile_of(buffer));
+          },
+          [&](std::int64_t id, int buffer) { merge(id, tile_of(buffer), true); });
+    }
   }
 };
 

@@ -251,9 +251,9 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> team_merge_path_ends(
   return {lo[0], lo[1]};
 }
 
-// The piece of the merge path that team `member.league_rank()` owns: merge outputs
-// [begin, begin + count) (count <= tile_size), made of A[a0, a1) and B[begin - a0, ...). Fused
-// kernels co-rank both ends with the team; the others read them from the partition kernel's part.
+// The piece of the merge path that tile `id` covers: merge outputs [begin, begin + count)
+// (count <= tile_size), made of A[a0, a1) and B[begin - a0, ...). Fused kernels co-rank both ends
+// with the team; the others read them from the partition kernel's part.
 struct TileRange {
   std::int64_t begin;
   int count;
@@ -261,12 +261,12 @@ struct TileRange {
 };
 
 template <bool Fused, class Member, class AView, class BView, class PartView, class Comp>
-KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t tile_size,
-                                            const AView& a, const BView& b, const PartView& part,
-                                            const Comp& comp) {
+KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t id,
+                                            std::int64_t tile_size, const AView& a, const BView& b,
+                                            const PartView& part, const Comp& comp) {
   const std::int64_t m = a.extent(0), n = b.extent(0);
   TileRange r;
-  r.begin = member.league_rank() * tile_size;
+  r.begin = id * tile_size;
   r.count = int(r.begin + tile_size < m + n ? tile_size : m + n - r.begin);
   if constexpr (Fused) {
     constexpr int probes = MergePathTuning<typename Member::execution_space>::team_probes;
@@ -275,8 +275,9 @@ KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t t
     r.a0 = ends.first;
     r.a1 = ends.second;
   } else {
-    r.a0 = part(member.league_rank());
-    r.a1 = part(member.league_rank() + 1);
+    (void)member, (void)comp;
+    r.a0 = part(id);
+    r.a1 = part(id + 1);
   }
   return r;
 }
@@ -310,14 +311,21 @@ struct MergePathPartition {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Boundaries boundaries;
   PartView part;
+  std::int64_t* ticket;  // zeroed by the first boundary's thread where not null
 
-  KOKKOS_FUNCTION void operator()(std::int64_t t) const { part(t) = boundaries(t, ThreadProbes{}); }
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
+    part(t) = boundaries(t, ThreadProbes{});
+    if (t == 0 && ticket != nullptr) *ticket = 0;
+  }
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t t =
         std::int64_t(member.league_rank()) * member.team_size() + member.team_rank();
     if (t >= std::int64_t(part.extent(0))) return;
     const std::int64_t r = boundaries(t, VectorProbes<Lanes, Member>{member});
-    Kokkos::single(Kokkos::PerThread(member), [&] { part(t) = r; });
+    Kokkos::single(Kokkos::PerThread(member), [&] {
+      part(t) = r;
+      if (t == 0 && ticket != nullptr) *ticket = 0;
+    });
   }
 };
 
@@ -340,10 +348,11 @@ void with_partition_lanes(int lanes, const F& f) {
 // that read part, so that a partition team spans as many lanes as a tile team has threads).
 template <int Lanes = 1, class ExecSpace, class Boundaries, class PartView>
 void partition_merge_path(const std::string& label, const ExecSpace& space,
-                          const Boundaries& boundaries, const PartView& part,
-                          int tile_threads = 1) {
+                          const Boundaries& boundaries, const PartView& part, int tile_threads = 1,
+                          std::int64_t* ticket = nullptr) {
   const std::int64_t count = part.extent(0);
-  const MergePathPartition<Lanes, ExecSpace, Boundaries, PartView> partition{boundaries, part};
+  const MergePathPartition<Lanes, ExecSpace, Boundaries, PartView> partition{boundaries, part,
+                                                                             ticket};
   if constexpr (Lanes == 1) {
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, count),
@@ -362,11 +371,20 @@ template <class ExecSpace>
 using PartitionView = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space,
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-// Launches a tiled kernel over the merge path of a and b: one team of team_size threads per tile
-// of tile_size elements. fused: one launch, labelled <prefix>::fused, of
-// make_tiles(std::true_type, PartitionView()), whose teams co-rank their own tiles; otherwise
+// Whether a tiles functor runs tiles one after another (team_pipeline) rather than one a team.
+template <class Tiles, class = void>
+inline constexpr bool pipelined_tiles_v = false;
+template <class Tiles>
+inline constexpr bool pipelined_tiles_v<Tiles, std::void_t<decltype(Tiles::pipelined)>> =
+    Tiles::pipelined;
+
+// Launches a tiled kernel over the merge path of a and b, tiles of tile_size elements, teams of
+// team_size threads. fused: one launch, labelled <prefix>::fused, of
+// make_tiles(std::true_type, PartitionView()), one team per tile, co-ranking its own; otherwise
 // <prefix>::partition writes every tile boundary and <prefix>::tiles runs
-// make_tiles(std::false_type, part).
+// make_tiles(std::false_type, part): one team per tile, or, for pipelined tiles
+// (pipelined_tiles_v), as many teams as the device holds at once (Tiles::min_teams: launch
+// bounds), part holding one more word, their ticket counter, which the partition zeroes.
 template <class ExecSpace, class AView, class BView, class Comp, class MakeTiles>
 void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, const AView& a,
                              const BView& b, const Comp& comp, int team_size,
@@ -378,6 +396,21 @@ void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, 
   if (fused) {
     Kokkos::parallel_for(prefix + "::fused", policy,
                          make_tiles(std::true_type{}, PartitionView<ExecSpace>()));
+    return;
+  }
+  using Tiles = decltype(make_tiles(std::false_type{}, PartitionView<ExecSpace>()));
+  if constexpr (pipelined_tiles_v<Tiles>) {
+    const PartitionView<ExecSpace> part = workspace<std::int64_t>(space, tiles + 2);
+    partition_merge_path(
+        prefix + "::partition", space, MergeBoundaries<AView, BView, Comp>{a, b, tile_size, comp},
+        PartitionView<ExecSpace>(part.data(), tiles + 1), 1, part.data() + tiles + 1);
+    const std::int64_t resident = space.concurrency() / team_size;
+    const std::int64_t league = tiles < resident ? tiles : resident > 0 ? resident : 1;
+    using Bounds =
+        Kokkos::LaunchBounds<(Tiles::min_teams > 0 ? Tiles::team_size : 0), Tiles::min_teams>;
+    Kokkos::parallel_for(prefix + "::tiles",
+                         Kokkos::TeamPolicy<ExecSpace, Bounds>(space, league, team_size),
+                         make_tiles(std::false_type{}, part));
   } else {
     const PartitionView<ExecSpace> part = workspace<std::int64_t>(space, tiles + 1);
     partition_merge_path(prefix + "::partition", space,

@@ -4,8 +4,8 @@
 
 // Device level of sorted search: dispatch by execution space and size.
 //   device backends: Ordo::<algo>::partition (the merge-path partitioner of merge) then
-//                    Ordo::<algo>::tiles (one team per tile); small inputs: one launch,
-//                    Ordo::<algo>::fused, whose teams co-rank their own tiles
+//                    Ordo::<algo>::tiles (pipelined tiles, as merge's); small inputs: one
+//                    launch, Ordo::<algo>::fused, whose teams co-rank their own tiles
 //   host backends:   Ordo::<algo>::host, one merge-path chunk of the walk per thread
 // and the binary search of unsorted needles, Ordo::<lower_bound|upper_bound>::search.
 //
@@ -89,10 +89,13 @@ struct EqualityCountSink {
   KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
 };
 
-// One team per tile of team_size * VT steps of the walk (seed 000's KernelSortedSearch). The
-// team loads its X and Y ranges with the halo elements the match flags and the range-check-free
-// walk need, each thread walks VT steps in registers, the results are compacted through scratch
-// into X order and Y order, and stored with coalesced writes.
+// Tiles of team_size * VT steps of the walk (seed 000's KernelSortedSearch). The team loads its X
+// and Y ranges with the halo elements the match flags and the range-check-free walk need, each
+// thread walks VT steps in registers, the results are compacted through scratch into X order and
+// Y order, and stored with coalesced writes. Fused: one team per tile, which co-ranks its tile's
+// ends itself; otherwise the ends come from `part` and each team runs tiles one after another,
+// loading the next while it walks the current one (team_pipeline; part's last word is the tiles'
+// ticket counter).
 template <int VT, bool Fused, class ExecSpace, class XView, class YView, class PartView, class Sink,
           class Comp>
 struct SearchTiles {
@@ -101,7 +104,12 @@ struct SearchTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int halo = 3;  // preceding X, trailing X, trailing Y
+  static constexpr bool pipelined = !Fused;
+  static constexpr int buffers = Fused ? 1 : 2;
+  static constexpr int team_size = SearchTuning<ExecSpace, sizeof(Key)>::team_size;
+  static constexpr int min_teams = SearchTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams;
 
   XView x;
   YView y;
@@ -110,29 +118,77 @@ struct SearchTiles {
   Comp comp;
 
   static std::size_t scratch_bytes(int team_size) {
-    const std::size_t tile = std::size_t(team_size) * VT;
-    return KeyTile::shmem_size(tile + halo) + IndexTile::shmem_size(tile);
+    const int tile = team_size * VT;
+    return buffers * KeyTile::shmem_size(tile_slots<Key>(tile + halo)) +
+           IndexTile::shmem_size(tile) + (Fused ? 0 : Slot::shmem_size(1));
   }
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
+  // Tile id's X and Y ranges with their halo: X from x0 - left, x_count elements, and Y from y0,
+  // y_count elements.
+  struct Ranges {
+    TileRange range;
+    std::int64_t x0, y0;
+    int nx, ny, left, x_count, y_count;
+    bool right_x, right_y;
+  };
+  KOKKOS_INLINE_FUNCTION Ranges ranges(const Member& member, std::int64_t id) const {
     const std::int64_t m = x.extent(0), n = y.extent(0);
-    const int nt = member.team_size(), t = member.team_rank();
-    const std::int64_t tile_size = std::int64_t(nt) * VT;
-    // (Not a structured binding: C++17 lambdas cannot capture those.)
-    const TileRange range = tile_range<Fused>(member, tile_size, x, y, part, comp);
-    const std::int64_t begin = range.begin, x0 = range.a0, x1 = range.a1;
-    const int count = range.count;
-    const int nx = int(x1 - x0), ny = count - nx;
-    const std::int64_t y0 = begin - x0;
+    Ranges r;
+    r.range =
+        tile_range<Fused>(member, id, std::int64_t(member.team_size()) * VT, x, y, part, comp);
+    r.x0 = r.range.a0;
+    r.nx = int(r.range.a1 - r.range.a0);
+    r.ny = r.range.count - r.nx;
+    r.y0 = r.range.begin - r.x0;
+    r.left = Sink::match && r.x0 > 0;
+    r.right_x = r.range.a1 < m;
+    r.right_y = r.y0 + r.ny < n;
+    r.x_count = r.left + r.nx + r.right_x;
+    r.y_count = r.ny + r.right_y;
+    return r;
+  }
 
-    // Tile layout: [preceding X] X range [trailing X] | Y range [trailing Y].
-    const int left = Sink::match && x0 > 0;
-    const bool right_x = x1 < m, right_y = y0 + ny < n;
-    const int xs = left, x_end = xs + nx + right_x, ys = x_end, y_end = ys + ny + right_y;
-    KeyTile keys(member.team_scratch(0), tile_size + halo);
-    tile_load<VT>(member, x, x0 - left, x_end, y, y0, y_end - x_end, keys);
-    member.team_barrier();
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int slots = tile_slots<Key>(member.team_size() * VT + halo);
+    const KeyTile tiles(member.team_scratch(0), buffers * slots);
+    const IndexTile results(member.team_scratch(0), member.team_size() * VT);
+    auto tile_of = [&](int buffer) { return KeyTile(tiles.data() + buffer * slots, slots); };
+    if constexpr (Fused) {
+      const Ranges r = ranges(member, member.league_rank());
+      const KeyTile keys = tile_of(0);
+      tile_load<VT>(member, x, r.x0 - r.left, r.x_count, y, r.y0, r.y_count, keys);
+      member.team_barrier();
+      walk(member, r, keys, TileLayout{0, r.x_count}, results);
+    } else {
+      const std::int64_t tiles_count = std::int64_t(part.extent(0)) - 2;
+      team_pipeline(
+          member, &part(tiles_count + 1), Slot(member.team_scratch(0), 1), tiles_count,
+          [&](std::int64_t id, int buffer) {
+            const Ranges r = ranges(member, id);
+            tile_load_async<VT>(member, x, r.x0 - r.left, r.x_count, y, r.y0, r.y_count,
+                                tile_of(buffer));
+          },
+          [&](std::int64_t id, int buffer) {
+            const Ranges r = ranges(member, id);
+            const KeyTile keys = tile_of(buffer);
+            walk(member, r, keys,
+                 tile_layout<ExecSpace>(x, r.x0 - r.left, r.x_count, y, r.y0, keys), results);
+          });
+    }
+  }
+
+  // The walk of a tile whose X range (with its halo) sits in keys from at.a_at on and its Y range
+  // from at.b_at on; slots: team_size * VT results.
+  KOKKOS_FUNCTION void walk(const Member& member, const Ranges& r, const KeyTile& keys,
+                            TileLayout at, const IndexTile& slots) const {
+    const int t = member.team_rank();
+    const int count = r.range.count, nx = r.nx, ny = r.ny;
+    const std::int64_t x0 = r.x0, y0 = r.y0;
+    const bool right_x = r.right_x, right_y = r.right_y;
+    const int left = r.left;
+    const int xs = at.a_at + left, x_end = at.a_at + r.x_count, ys = at.b_at,
+              y_end = at.b_at + r.y_count;
 
     // Merge path inside the tile, then VT steps of the walk in registers; tiles with every halo
     // element present walk without range checks.
@@ -143,14 +199,13 @@ struct SearchTiles {
     int x_matches = 0, y_matches = 0;
     const bool extended = right_x && right_y && (!Sink::match || left);
     const unsigned decisions = extended ? tile_serial_search<VT, false, Sink::match>(
-                                              keys, xs + xl, xs, x_end, ys + diag - xl, ys, y_end,
-                                              mine, comp, res, x_matches, y_matches)
+                                              keys, at.a_at, xs + xl, xs, x_end, ys + diag - xl, ys,
+                                              y_end, mine, comp, res, x_matches, y_matches)
                                         : tile_serial_search<VT, true, Sink::match>(
-                                              keys, xs + xl, xs, x_end, ys + diag - xl, ys, y_end,
-                                              mine, comp, res, x_matches, y_matches);
+                                              keys, at.a_at, xs + xl, xs, x_end, ys + diag - xl, ys,
+                                              y_end, mine, comp, res, x_matches, y_matches);
 
     // Compact: X results to slots [0, nx) in X order, Y results to [nx, count) in Y order.
-    IndexTile slots(member.team_scratch(0), tile_size);
     int xo = xl, yo = nx + diag - xl;
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {

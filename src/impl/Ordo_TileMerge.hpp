@@ -64,7 +64,8 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
 
 // Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in
 // B = tile[a_end, b_end)) take `count` <= VT outputs into keys[], and where each came from
-// (its tile position) into src[]. Reads stay inside tile[0, b_end], which holds b_end + 1 slots.
+// (its tile position) into src[]. A ends at or before B's start; reads stay inside tile[0, b_end],
+// which holds b_end + 1 slots.
 template <int VT, class TileView, class Key, class Comp>
 KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int a_end, int bi,
                                               int b_end, int count, const Comp& comp,
@@ -103,42 +104,58 @@ KOKKOS_INLINE_FUNCTION void tile_write_back(const TileView& tile, const FromView
 }
 
 // The team merges one tile: outputs [0, na + nb) from A = a[a0, a0 + na) and
-// B = b[b0, b0 + nb), staged in `tile` (na + nb + 1 slots); with WithFrom (values move), `from`
-// (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called once
-// per output i with the key and, with WithFrom, where it came from (index into a or b; otherwise
-// from_a is true and index a0); consecutive threads take consecutive i. On return tile(0, na + nb)
-// holds the merged keys.
+// B = b[b0, b0 + nb), staged in `tile` (tile_slots(na + nb) slots); with WithFrom (values move),
+// `from` (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called
+// once per output i with the key and, with WithFrom, where it came from (index into a or b;
+// otherwise from_a is true and index a0); consecutive threads take consecutive i. On return
+// tile(0, na + nb) holds the merged keys. team_merge_staged: the same once A and B are in `tile`
+// where `at` says (tile_load_async, awaited), without the load; given `out` (keys only), it stores
+// the merged keys there (tile_store) instead of calling store.
+template <int VT, bool WithFrom, class Member, class TileView, class FromView, class Comp,
+          class Store>
+KOKKOS_INLINE_FUNCTION void team_merge_staged(
+    const Member& member, std::int64_t a0, int na, std::int64_t b0, int nb, TileLayout at,
+    const TileView& tile, const FromView& from, const Comp& comp, const Store& store,
+    typename TileView::non_const_value_type* out = nullptr) {
+  using Key = typename TileView::non_const_value_type;
+  const int t = opaque(member.team_rank()), count = na + nb;
+  // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
+  const int diag = t * VT < count ? t * VT : count;
+  const int mine = count - diag < VT ? count - diag : VT;
+  const int ai = merge_path<int>(tile, at.a_at, na, tile, at.b_at, nb, diag, comp);
+  Key keys[VT];
+  int src[VT];
+  tile_serial_merge<VT>(tile, at.a_at + ai, at.a_at + na, at.b_at + diag - ai, at.b_at + nb, mine,
+                        comp, keys, src);
+  member.team_barrier();
+
+  // Back through scratch for coalesced stores.
+  tile_write_back<VT, WithFrom>(tile, from, diag, mine, keys, src);
+  member.team_barrier();
+  if (!WithFrom && out != nullptr) {
+    tile_store(member, tile, count, out);
+    return;
+  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
+    if constexpr (WithFrom) {
+      const int s = from(i);
+      store(i, tile(i), s < at.b_at, s < at.b_at ? a0 + (s - at.a_at) : b0 + (s - at.b_at));
+    } else {
+      store(i, tile(i), true, a0);
+    }
+  });
+}
+
 template <int VT, bool WithFrom, class Member, class AView, class BView, class TileView,
           class FromView, class Comp, class Store>
 KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
                                             int na, const BView& b, std::int64_t b0, int nb,
                                             const TileView& tile, const FromView& from,
                                             const Comp& comp, const Store& store) {
-  using Key = typename TileView::non_const_value_type;
-  const int t = opaque(member.team_rank()), count = na + nb;
   tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
   member.team_barrier();
-
-  // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
-  const int diag = t * VT < count ? t * VT : count;
-  const int mine = count - diag < VT ? count - diag : VT;
-  const int ai = merge_path<int>(tile, 0, na, tile, na, nb, diag, comp);
-  Key keys[VT];
-  int src[VT];
-  tile_serial_merge<VT>(tile, ai, na, na + diag - ai, count, mine, comp, keys, src);
-  member.team_barrier();
-
-  // Back through scratch for coalesced stores.
-  tile_write_back<VT, WithFrom>(tile, from, diag, mine, keys, src);
-  member.team_barrier();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
-    if constexpr (WithFrom) {
-      const int s = from(i);
-      store(i, tile(i), s < na, s < na ? a0 + s : b0 + (s - na));
-    } else {
-      store(i, tile(i), true, a0);
-    }
-  });
+  team_merge_staged<VT, WithFrom>(member, a0, na, b0, nb, TileLayout{0, na}, tile, from, comp,
+                                  store);
 }
 
 }  // namespace Ordo::Impl

@@ -22,24 +22,32 @@
 
 namespace Ordo::Impl {
 
-// The state of one walk over x[.., x_end) and y[.., y_end). With RangeCheck false the caller
-// guarantees the walk never runs off the loaded data (the halo elements are present), and the
-// range tests disappear (seed 000's "extended" tiles).
+// The state of one walk over x[x_first, x_end) and y[.., y_end) (x_first: where X's first loaded
+// element sits, so that a Y step at xi == x_first has no preceding X). With RangeCheck false the
+// caller guarantees the walk never runs off the loaded data (the halo elements are present), and
+// the range tests disappear (seed 000's "extended" tiles).
 template <bool RangeCheck, class Index, class XView, class YView, class Comp>
 struct SearchWalk {
   using Key = typename XView::non_const_value_type;
   const XView& x;
   const YView& y;
   const Comp& comp;
-  Index xi, x_end, yi, y_end;
+  Index x_first, xi, x_end, yi, y_end;
   Key xk{}, yk{}, xprev{};
 
-  KOKKOS_INLINE_FUNCTION SearchWalk(const XView& x_, Index xi_, Index x_end_, const YView& y_,
-                                    Index yi_, Index y_end_, const Comp& comp_)
-      : x(x_), y(y_), comp(comp_), xi(xi_), x_end(x_end_), yi(yi_), y_end(y_end_) {
+  KOKKOS_INLINE_FUNCTION SearchWalk(const XView& x_, Index x_first_, Index xi_, Index x_end_,
+                                    const YView& y_, Index yi_, Index y_end_, const Comp& comp_)
+      : x(x_),
+        y(y_),
+        comp(comp_),
+        x_first(x_first_),
+        xi(xi_),
+        x_end(x_end_),
+        yi(yi_),
+        y_end(y_end_) {
     if (!RangeCheck || xi < x_end) xk = x(xi);
     if (!RangeCheck || yi < y_end) yk = y(yi);
-    if (xi > 0) xprev = x(xi - 1);
+    if (xi > x_first) xprev = x(xi - 1);
   }
 
   // One step. Returns true for an X step; `match` is set when Match asks for it.
@@ -59,7 +67,7 @@ struct SearchWalk {
       ++xi;
       if (!RangeCheck || xi < x_end) xk = x(xi);
     } else {
-      if constexpr (Match) match = xi > 0 && !comp(xprev, yk);
+      if constexpr (Match) match = xi > x_first && !comp(xprev, yk);
       ++yi;
       if (!RangeCheck || yi < y_end) yk = y(yi);
     }
@@ -74,7 +82,7 @@ template <class Sink, class XView, class YView, class Comp>
 KOKKOS_INLINE_FUNCTION void serial_search(const XView& x, const YView& y, std::int64_t xi,
                                           std::int64_t yi, std::int64_t steps, const Comp& comp,
                                           const Sink& sink) {
-  SearchWalk<true, std::int64_t, XView, YView, Comp> w(x, xi, std::int64_t(x.extent(0)), y, yi,
+  SearchWalk<true, std::int64_t, XView, YView, Comp> w(x, 0, xi, std::int64_t(x.extent(0)), y, yi,
                                                        std::int64_t(y.extent(0)), comp);
   for (std::int64_t s = 0; s < steps; ++s) {
     bool match = false;
@@ -103,13 +111,15 @@ inline constexpr int search_match_bit = 1 << 30;
 // Register-blocked walk of a tile (seed 000's DeviceSerialSearch): up to VT steps from tile
 // positions (xi, yi), each result packed into res[] and its direction into the returned decision
 // bits (bit k set: step k was an X step). X results hold yi - y_begin, Y results xi - x_begin.
+// The tile's X elements (with the preceding one, where loaded) sit from x_first on.
 template <int VT, bool RangeCheck, bool Match, class TileView, class Comp>
-KOKKOS_INLINE_FUNCTION unsigned tile_serial_search(const TileView& tile, int xi, int x_begin,
-                                                   int x_end, int yi, int y_begin, int y_end,
-                                                   int count, const Comp& comp, int (&res)[VT],
-                                                   int& x_matches, int& y_matches) {
+KOKKOS_INLINE_FUNCTION unsigned tile_serial_search(const TileView& tile, int x_first, int xi,
+                                                   int x_begin, int x_end, int yi, int y_begin,
+                                                   int y_end, int count, const Comp& comp,
+                                                   int (&res)[VT], int& x_matches, int& y_matches) {
   static_assert(VT <= 32, "decision bits live in one 32-bit word");
-  SearchWalk<RangeCheck, int, TileView, TileView, Comp> w(tile, xi, x_end, tile, yi, y_end, comp);
+  SearchWalk<RangeCheck, int, TileView, TileView, Comp> w(tile, x_first, xi, x_end, tile, yi, y_end,
+                                                          comp);
   unsigned decisions = 0;
   ORDO_UNROLL
   for (int k = 0; k < VT; ++k) {

@@ -31,12 +31,14 @@ struct MergePathTuning {
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the
-// partition kernel first.
+// partition kernel first, then pipelined tiles (team_pipeline) launched with bounds for
+// pipeline_min_teams(with values) teams an SM (0: none).
 template <class ExecSpace, std::size_t KeyBytes>
 struct MergeTuning {
   static constexpr int team_size = 1;
   static constexpr int vt = 16;
   static constexpr std::int64_t fused_max_tiles = 1;
+  static constexpr int pipeline_min_teams(bool) { return 0; }
 };
 
 // Tiled sorted search (sorted_search, sorted_equality_count): the same shape as merge, vt steps
@@ -46,6 +48,7 @@ struct SearchTuning {
   static constexpr int team_size = 1;
   static constexpr int vt = 16;
   static constexpr std::int64_t fused_max_tiles = 1;
+  static constexpr int pipeline_min_teams = 0;
 };
 
 // Set operations on device backends (set_intersection, set_union, ...): team_size threads a tile
@@ -325,6 +328,12 @@ struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
 #endif
   static constexpr std::int64_t fused_max_tiles = 64;
+  // Pipelined tiles of 4-byte keys (H100, probes against the one-tile-a-team kernel): unbounded,
+  // ptxas gave keys 56 registers and pairs 76; bounds for 10 and 8 teams an SM (40 and 56
+  // registers, no spills) made pairs 0.87x MergePairs at 2^24 to 2^28 (0.74x unbounded).
+  static constexpr int pipeline_min_teams(bool values) {
+    return KeyBytes <= 4 ? (values ? 8 : 10) : 0;
+  }
 };
 
 // ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
@@ -341,6 +350,7 @@ struct SearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
 #endif
   static constexpr std::int64_t fused_max_tiles = 64;
+  static constexpr int pipeline_min_teams = 0;
 };
 
 template <std::size_t KeyBytes>
