@@ -24,6 +24,7 @@ namespace Ordo::Impl {
 // Values of merge_by_key, gathered once by source index after the keys are merged.
 template <class AValues, class BValues, class OutValues>
 struct MergeValues {
+  using value_type = typename AValues::non_const_value_type;
   AValues a;
   BValues b;
   OutValues out;
@@ -34,10 +35,24 @@ struct MergeValues {
   }
 };
 
+// The value type of no values (a stand-in).
+template <class T>
+struct ValuesOf {
+  using value_type = T;
+};
+
 struct NoValues {
   static constexpr bool enabled = false;
   KOKKOS_INLINE_FUNCTION void gather(std::int64_t, bool, std::int64_t) const {}
 };
+
+// Whether pipelined merge tiles stage the values of their A and B ranges in scratch with the keys
+// (tile_load_async), so that the stores read them there instead of gathering from global memory.
+template <class ExecSpace, class Values>
+inline constexpr bool stages_values = false;
+template <class ExecSpace, class AValues, class BValues, class OutValues>
+inline constexpr bool stages_values<ExecSpace, MergeValues<AValues, BValues, OutValues>> =
+    async_tile_loads<ExecSpace, AValues, BValues>;
 
 template <class Values>
 struct GatherEmit {
@@ -48,9 +63,10 @@ struct GatherEmit {
 };
 
 // Tiles of team_size * VT outputs. Fused: one team per tile, which co-ranks its tile's ends
-// itself. Otherwise the ends come from `part`, written by the partition kernel, and each team runs
-// tiles one after another, loading the next while it merges the current one (team_pipeline; part's
-// last word is the tiles' ticket counter).
+// itself. Otherwise the ends come from `part`, written by the partition kernel, and where two
+// tiles fit a team's scratch (pipelined) each team runs tiles one after another, loading the next
+// while it merges the current one (team_pipeline; part's last word is the tiles' ticket counter),
+// else one team a tile.
 template <int VT, bool Fused, class ExecSpace, class AView, class BView, class OutView,
           class PartView, class Values, class Comp>
 struct MergeTiles {
@@ -60,11 +76,23 @@ struct MergeTiles {
   using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static constexpr bool pipelined = !Fused;
-  static constexpr int team_size = MergeTuning<ExecSpace, sizeof(Key)>::team_size;
-  static constexpr int min_teams =
-      MergeTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams(Values::enabled);
-  static constexpr int buffers = Fused ? 1 : 2;
+  using Tuning = MergeTuning<ExecSpace, sizeof(Key)>;
+  using Value = typename std::conditional_t<Values::enabled, Values, ValuesOf<Key>>::value_type;
+  static constexpr int team_size = Tuning::team_size;
+  static constexpr int tile = team_size * VT;
+  // Scratch: the keys' tiles (16-byte aligned), the values' tiles where staged, the sources.
+  static constexpr std::size_t key_bytes = sizeof(Key) * tile_slots<Key>(tile) + 16;
+  static constexpr std::size_t value_bytes = sizeof(Value) * tile_slots<Value>(tile) + 16;
+  static constexpr std::size_t from_bytes = Values::enabled ? sizeof(int) * tile + 16 : 0;
+  static constexpr std::size_t scratch_max = ScratchTuning<ExecSpace>::team_max;
+  // Pipelined where two tiles fit a team's scratch; values staged where they fit too.
+  static constexpr bool pipelined = !Fused && 2 * key_bytes + from_bytes + 16 <= scratch_max;
+  static constexpr bool staged_values =
+      pipelined && stages_values<ExecSpace, Values> &&
+      2 * (key_bytes + value_bytes) + from_bytes + 16 <= scratch_max;
+  static constexpr int min_teams = Tuning::pipeline_min_teams(Values::enabled);
+  static constexpr int buffers = pipelined ? 2 : 1;
+  using ValueTile = Kokkos::View<Value*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   AView a;
   BView b;
@@ -73,12 +101,14 @@ struct MergeTiles {
   Values values;
   Comp comp;
 
-  static std::size_t scratch_bytes(int team_size) {
-    const int tile = team_size * VT;
-    return buffers * sizeof(Key) * tile_slots<Key>(tile) + 16 +
-           (Values::enabled ? IndexTile::shmem_size(tile) : 0) + (Fused ? 0 : Slot::shmem_size(1));
+  static std::size_t scratch_bytes(int threads) {
+    const int count = threads * VT;
+    return buffers * sizeof(Key) * tile_slots<Key>(count) + 16 +
+           (staged_values ? buffers * sizeof(Value) * tile_slots<Value>(count) + 16 : 0) +
+           (Values::enabled ? IndexTile::shmem_size(count) : 0) +
+           (pipelined ? Slot::shmem_size(1) : 0);
   }
-  std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
+  std::size_t team_shmem_size(int threads) const { return scratch_bytes(threads); }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
@@ -86,10 +116,19 @@ struct MergeTiles {
     const int slots = tile_slots<Key>(int(tile_size));
     Key* const tiles_scratch = static_cast<Key*>(
         member.team_scratch(0).get_shmem_aligned(buffers * slots * sizeof(Key), 16));
+    const int value_slots = tile_slots<Value>(int(tile_size));
+    Value* const values_scratch =
+        staged_values ? static_cast<Value*>(member.team_scratch(0).get_shmem_aligned(
+                            buffers * value_slots * sizeof(Value), 16))
+                      : nullptr;
     IndexTile from;
     if constexpr (Values::enabled) from = IndexTile(member.team_scratch(0), tile_size);
     auto tile_of = [&](int buffer) { return KeyTile(tiles_scratch + buffer * slots, slots); };
-    auto merge = [&](std::int64_t id, const KeyTile& tile, bool staged) {
+    auto values_of = [&](int buffer) {
+      return ValueTile(values_scratch + buffer * value_slots, value_slots);
+    };
+    auto merge = [&](std::int64_t id, int buffer, bool staged) {
+      const KeyTile tile = tile_of(buffer);
       // (Not a structured binding: C++17 lambdas cannot capture those.)
       const TileRange range = tile_range<Fused>(member, id, tile_size, a, b, part, comp);
       const std::int64_t begin = range.begin, a0 = range.a0;
@@ -97,7 +136,15 @@ struct MergeTiles {
       const std::int64_t b0 = begin - a0;
       auto store = [&](int i, const Key& key, bool from_a, std::int64_t src) {
         out(begin + i) = key;
-        values.gather(begin + i, from_a, src);
+        if constexpr (staged_values) {
+          const ValueTile staged_values_tile = values_of(buffer);
+          const TileLayout vat =
+              tile_layout<ExecSpace>(values.a, a0, na, values.b, b0, staged_values_tile);
+          values.out(begin + i) =
+              staged_values_tile(from_a ? vat.a_at + int(src - a0) : vat.b_at + int(src - b0));
+        } else {
+          values.gather(begin + i, from_a, src);
+        }
       };
       if (staged) {
         const TileLayout at = tile_layout<ExecSpace>(a, a0, na, b, b0, tile);
@@ -109,8 +156,8 @@ struct MergeTiles {
         team_merge_tile<VT, Values::enabled>(member, a, a0, na, b, b0, nb, tile, from, comp, store);
       }
     };
-    if constexpr (Fused) {
-      merge(member.league_rank(), tile_of(0), false);
+    if constexpr (!pipelined) {
+      merge(member.league_rank(), 0, false);
     } else {
       const std::int64_t tiles = std::int64_t(part.extent(0)) - 2;
       team_pipeline(
@@ -120,8 +167,12 @@ struct MergeTiles {
             const int na = int(range.a1 - range.a0);
             tile_load_async<VT>(member, a, range.a0, na, b, range.begin - range.a0,
                                 range.count - na, tile_of(buffer));
+            if constexpr (staged_values) {
+              tile_load_async<VT>(member, values.a, range.a0, na, values.b, range.begin - range.a0,
+                                  range.count - na, values_of(buffer));
+            }
           },
-          [&](std::int64_t id, int buffer) { merge(id, tile_of(buffer), true); });
+          [&](std::int64_t id, int buffer) { merge(id, buffer, true); });
     }
   }
 };

@@ -93,9 +93,9 @@ struct EqualityCountSink {
 // and Y ranges with the halo elements the match flags and the range-check-free walk need, each
 // thread walks VT steps in registers, the results are compacted through scratch into X order and
 // Y order, and stored with coalesced writes. Fused: one team per tile, which co-ranks its tile's
-// ends itself; otherwise the ends come from `part` and each team runs tiles one after another,
-// loading the next while it walks the current one (team_pipeline; part's last word is the tiles'
-// ticket counter).
+// ends itself; otherwise the ends come from `part`, and where two tiles fit a team's scratch
+// (pipelined) each team runs tiles one after another, loading the next while it walks the current
+// one (team_pipeline; part's last word is the tiles' ticket counter), else one team a tile.
 template <int VT, bool Fused, class ExecSpace, class XView, class YView, class PartView, class Sink,
           class Comp>
 struct SearchTiles {
@@ -106,10 +106,14 @@ struct SearchTiles {
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int halo = 3;  // preceding X, trailing X, trailing Y
-  static constexpr bool pipelined = !Fused;
-  static constexpr int buffers = Fused ? 1 : 2;
   static constexpr int team_size = SearchTuning<ExecSpace, sizeof(Key)>::team_size;
   static constexpr int min_teams = SearchTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams;
+  // Pipelined where two tiles of keys and the results fit a team's scratch.
+  static constexpr bool pipelined =
+      !Fused && 2 * sizeof(Key) * tile_slots<Key>(team_size * VT + halo) +
+                        sizeof(int) * team_size * VT + 64 <=
+                    ScratchTuning<ExecSpace>::team_max;
+  static constexpr int buffers = pipelined ? 2 : 1;
 
   XView x;
   YView y;
@@ -120,7 +124,7 @@ struct SearchTiles {
   static std::size_t scratch_bytes(int team_size) {
     const int tile = team_size * VT;
     return buffers * KeyTile::shmem_size(tile_slots<Key>(tile + halo)) +
-           IndexTile::shmem_size(tile) + (Fused ? 0 : Slot::shmem_size(1));
+           IndexTile::shmem_size(tile) + (pipelined ? Slot::shmem_size(1) : 0);
   }
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
@@ -154,7 +158,7 @@ struct SearchTiles {
     const KeyTile tiles(member.team_scratch(0), buffers * slots);
     const IndexTile results(member.team_scratch(0), member.team_size() * VT);
     auto tile_of = [&](int buffer) { return KeyTile(tiles.data() + buffer * slots, slots); };
-    if constexpr (Fused) {
+    if constexpr (!pipelined) {
       const Ranges r = ranges(member, member.league_rank());
       const KeyTile keys = tile_of(0);
       tile_load<VT>(member, x, r.x0 - r.left, r.x_count, y, r.y0, r.y_count, keys);

@@ -160,9 +160,9 @@ KOKKOS_INLINE_FUNCTION TileLayout tile_layout(const AView& a, std::int64_t a0, i
 }
 
 // tile_load's staging of A = a[a0, a0 + na) and B = b[b0, b0 + nb) into `tile` (tile_slots(na +
-// nb) slots) where tile_layout says, left in flight where async_tile_loads (tile_wait awaits it),
-// otherwise done on return. The async copies move 16 bytes each; the few elements before a range's
-// first 16-byte line and after its last move one by one.
+// nb) slots) where tile_layout says, left in flight where async_tile_loads (tile_commit closes a
+// tile's loads, tile_wait awaits them), otherwise done on return. The async copies move 16 bytes
+// each; the few elements before a range's first 16-byte line and after its last move one by one.
 template <int VT, class Member, class AView, class BView, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_load_async(const Member& member, const AView& a, std::int64_t a0,
                                             int na, const BView& b, std::int64_t b0, int nb,
@@ -197,7 +197,6 @@ KOKKOS_INLINE_FUNCTION void tile_load_async(const Member& member, const AView& a
       CudaSeam::async_copy<int(sizeof(T))>(&tile((in_a ? at.a_at : at.b_at) + i),
                                            (in_a ? pa : pb) + i);
     }
-    CudaSeam::async_commit();
 #endif
   } else {
     tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
@@ -226,6 +225,16 @@ KOKKOS_INLINE_FUNCTION void tile_store(const Member& member, const TileView& til
   for (int i = done + t; i < count; i += nt) p[i] = tile(i);
 }
 
+// Closes this thread's group of tile_load_async copies (one group a tile, however many ranges).
+template <class Member>
+KOKKOS_INLINE_FUNCTION void tile_commit(const Member&) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<typename Member::execution_space, Kokkos::Cuda>) {
+    CudaSeam::async_commit();
+  }
+#endif
+}
+
 // Ends with a team barrier after which every tile_load_async of the team has landed, but the
 // latest one where later_pending (its copies stay in flight).
 template <class Member>
@@ -244,7 +253,8 @@ KOKKOS_INLINE_FUNCTION void tile_wait(const Member& member, bool later_pending) 
 }
 
 // A team runs tiles one after another, the next one's loads in flight while it works on the
-// current one: stage(id, buffer) starts tile id's loads into buffer 0 or 1 (tile_load_async),
+// current one: stage(id, buffer) starts tile id's loads into buffer 0 or 1 (tile_load_async, one
+// commit group a tile),
 // work(id, buffer) runs the tile once they have landed. A team's first tile is its league rank;
 // the numbers of the others come from `ticket` (zero before the launch), one fetch-and-add a
 // tile taken a tile ahead, after the league's first tiles; numbers from `tiles` on end the team.
@@ -259,11 +269,15 @@ KOKKOS_INLINE_FUNCTION void team_pipeline(const Member& member, Counter* ticket,
   std::int64_t id = member.league_rank();
   if (id >= tiles) return;
   stage(id, 0);
+  tile_commit(member);
   if (leader) slot(0) = take();
   member.team_barrier();
   std::int64_t next = slot(0);
   for (int buffer = 0; id < tiles; buffer ^= 1) {
-    if (next < tiles) stage(next, buffer ^ 1);
+    if (next < tiles) {
+      stage(next, buffer ^ 1);
+      tile_commit(member);
+    }
     std::int64_t after = tiles;
     if (leader && next < tiles) after = take();
     tile_wait(member, next < tiles);

@@ -15,6 +15,13 @@
 
 namespace Ordo::Impl {
 
+// The most scratch a tiled kernel's team asks for (Kokkos gives a CUDA team at most 48 KiB):
+// pipelined tiles, which hold two tiles, fall back to one tile a team above it.
+template <class ExecSpace>
+struct ScratchTuning {
+  static constexpr std::size_t team_max = 48 * 1024;
+};
+
 // Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own.
 struct HostTuning {
   static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
@@ -32,7 +39,8 @@ struct MergePathTuning {
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the
 // partition kernel first, then pipelined tiles (team_pipeline) launched with bounds for
-// pipeline_min_teams(with values) teams an SM (0: none).
+// pipeline_min_teams(with values) teams an SM (0: none); those stage the values of merge_by_key
+// with the keys where the two fit ScratchTuning::team_max.
 template <class ExecSpace, std::size_t KeyBytes>
 struct MergeTuning {
   static constexpr int team_size = 1;
@@ -328,11 +336,14 @@ struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
 #endif
   static constexpr std::int64_t fused_max_tiles = 64;
-  // Pipelined tiles of 4-byte keys (H100, probes against the one-tile-a-team kernel): unbounded,
-  // ptxas gave keys 56 registers and pairs 76; bounds for 10 and 8 teams an SM (40 and 56
-  // registers, no spills) made pairs 0.87x MergePairs at 2^24 to 2^28 (0.74x unbounded).
+  // Pipelined tiles of 4-byte keys (H100, probes against the one-tile-a-team kernel at 0986d4b,
+  // 2^20 to 2^28): unbounded, ptxas gave keys 56 registers; bounds for 10 teams an SM, 40 (no
+  // spills): 2^28 0.84x MergeKeys (0.79x before). Pairs with their values staged take 38 KiB of
+  // scratch a team, so at most 5 teams an SM (bounds for 8 failed to launch); with 5 (92
+  // registers) u32 pairs ran 1.07x to 1.09x MergePairs from 2^24 (0.76x to 0.78x before; 0.87x
+  // with the values gathered from global memory at 8 teams). u64 keys are left unbounded.
   static constexpr int pipeline_min_teams(bool values) {
-    return KeyBytes <= 4 ? (values ? 8 : 10) : 0;
+    return KeyBytes <= 4 ? (values ? 5 : 10) : 0;
   }
 };
 
