@@ -126,6 +126,7 @@ struct SortTuning {
   static constexpr int slabs = 1;
   static constexpr int lanes = 1;
   static constexpr int regs = 16;
+  static constexpr int seam_team_regs = 0;  // no seam (named by code the CUDA seam shares)
   static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
   // Merge passes of sorts of at least bounded_merge_from records launch their tiles with
   // Kokkos::LaunchBounds<team_size, merge_min_teams> (never: not at all).
