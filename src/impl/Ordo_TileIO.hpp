@@ -113,15 +113,19 @@ KOKKOS_FORCEINLINE_FUNCTION void load_vector(const T* p, std::remove_const_t<T>*
 // Whether tile_load_async copies a tile without registers (the CUDA seam's asynchronous copies):
 // on CUDA, from contiguous Views of one type whose elements are 4, 8 or 16 bytes.
 template <class ExecSpace, class AView, class BView>
-inline constexpr bool async_tile_loads =
+constexpr bool loads_async() {
 #if defined(KOKKOS_ENABLE_CUDA)
-    std::is_same_v<ExecSpace, Kokkos::Cuda>&& std::is_same_v<AView, BView>&&
-        is_contiguous_1d_v<AView>&& std::is_trivially_copyable_v<typename AView::value_type> &&
-    (sizeof(typename AView::value_type) == 4 || sizeof(typename AView::value_type) == 8 ||
-     sizeof(typename AView::value_type) == 16);
+  using T = typename AView::value_type;
+  constexpr std::size_t bytes = sizeof(T);
+  return std::is_same_v<ExecSpace, Kokkos::Cuda> && std::is_same_v<AView, BView> &&
+         is_contiguous_1d_v<AView> && std::is_trivially_copyable_v<T> &&
+         (bytes == 4 || bytes == 8 || bytes == 16);
 #else
-    false;
+  return false;
 #endif
+}
+template <class ExecSpace, class AView, class BView>
+inline constexpr bool async_tile_loads = loads_async<ExecSpace, AView, BView>();
 
 // Where a tile's loads put A and B: A's element i at tile(a_at + i), B's element j at
 // tile(b_at + j), b_at >= a_at + na.
@@ -253,12 +257,11 @@ KOKKOS_INLINE_FUNCTION void tile_wait(const Member& member, bool later_pending) 
 }
 
 // A team runs tiles one after another, the next one's loads in flight while it works on the
-// current one: stage(id, buffer) starts tile id's loads into buffer 0 or 1 (tile_load_async, one
-// commit group a tile),
-// work(id, buffer) runs the tile once they have landed. A team's first tile is its league rank;
-// the numbers of the others come from `ticket` (zero before the launch), one fetch-and-add a
-// tile taken a tile ahead, after the league's first tiles; numbers from `tiles` on end the team.
-// slot: one word of team scratch.
+// current one: stage(id, buffer) starts tile id's loads into buffer 0 or 1 (tile_load_async; the
+// pipeline closes them as one commit group), work(id, buffer) runs the tile once they have
+// landed. A team's first tile is its league rank; the numbers of the others come from `ticket`
+// (zero before the launch), one fetch-and-add a tile taken a tile ahead, after the league's first
+// tiles; numbers from `tiles` on end the team. slot: one word of team scratch.
 template <class Member, class Counter, class Slot, class Stage, class Work>
 KOKKOS_INLINE_FUNCTION void team_pipeline(const Member& member, Counter* ticket, const Slot& slot,
                                           std::int64_t tiles, const Stage& stage,
