@@ -80,16 +80,19 @@ struct MergeTiles {
   using Value = typename std::conditional_t<Values::enabled, Values, ValuesOf<Key>>::value_type;
   static constexpr int team_size = Tuning::team_size;
   static constexpr int tile = team_size * VT;
-  // Scratch: the keys' tiles (16-byte aligned), the values' tiles where staged, the sources.
-  static constexpr std::size_t key_bytes = sizeof(Key) * tile_slots<Key>(tile) + 16;
-  static constexpr std::size_t value_bytes = sizeof(Value) * tile_slots<Value>(tile) + 16;
-  static constexpr std::size_t from_bytes = Values::enabled ? sizeof(int) * tile + 16 : 0;
+  // The scratch a team takes for tiles of `count` outputs: `buffers` tiles of keys (16-byte
+  // aligned), of values where staged, the sources where values move, and the pipeline's slot.
+  static constexpr std::size_t scratch_of(int count, int buffers, bool staged) {
+    return buffers * sizeof(Key) * tile_slots<Key>(count) + 16 +
+           (staged ? buffers * sizeof(Value) * tile_slots<Value>(count) + 16 : 0) +
+           (Values::enabled ? sizeof(int) * count + 16 : 0) +
+           (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
+  }
   static constexpr std::size_t scratch_max = ScratchTuning<ExecSpace>::team_max;
   // Pipelined where two tiles fit a team's scratch; values staged where they fit too.
-  static constexpr bool pipelined = !Fused && 2 * key_bytes + from_bytes + 16 <= scratch_max;
+  static constexpr bool pipelined = !Fused && scratch_of(tile, 2, false) <= scratch_max;
   static constexpr bool staged_values =
-      pipelined && stages_values<ExecSpace, Values> &&
-      2 * (key_bytes + value_bytes) + from_bytes + 16 <= scratch_max;
+      pipelined && stages_values<ExecSpace, Values> && scratch_of(tile, 2, true) <= scratch_max;
   static constexpr int min_teams = Tuning::pipeline_min_teams(Values::enabled);
   static constexpr int buffers = pipelined ? 2 : 1;
   using ValueTile = Kokkos::View<Value*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -102,11 +105,7 @@ struct MergeTiles {
   Comp comp;
 
   static std::size_t scratch_bytes(int threads) {
-    const int count = threads * VT;
-    return buffers * sizeof(Key) * tile_slots<Key>(count) + 16 +
-           (staged_values ? buffers * sizeof(Value) * tile_slots<Value>(count) + 16 : 0) +
-           (Values::enabled ? IndexTile::shmem_size(count) : 0) +
-           (pipelined ? Slot::shmem_size(1) : 0);
+    return scratch_of(threads * VT, buffers, staged_values);
   }
   std::size_t team_shmem_size(int threads) const { return scratch_bytes(threads); }
 
@@ -134,14 +133,18 @@ struct MergeTiles {
       const std::int64_t begin = range.begin, a0 = range.a0;
       const int na = int(range.a1 - a0), nb = range.count - na;
       const std::int64_t b0 = begin - a0;
+      // Where the values sit in their tile, where staged (once a tile, not once an output).
+      ValueTile value_tile;
+      TileLayout vat{0, na};
+      if constexpr (staged_values) {
+        value_tile = values_of(buffer);
+        vat = tile_layout<ExecSpace>(values.a, a0, na, values.b, b0, value_tile);
+      }
       auto store = [&](int i, const Key& key, bool from_a, std::int64_t src) {
         out(begin + i) = key;
         if constexpr (staged_values) {
-          const ValueTile staged_values_tile = values_of(buffer);
-          const TileLayout vat =
-              tile_layout<ExecSpace>(values.a, a0, na, values.b, b0, staged_values_tile);
           values.out(begin + i) =
-              staged_values_tile(from_a ? vat.a_at + int(src - a0) : vat.b_at + int(src - b0));
+              value_tile(from_a ? vat.a_at + int(src - a0) : vat.b_at + int(src - b0));
         } else {
           values.gather(begin + i, from_a, src);
         }

@@ -109,11 +109,15 @@ struct SearchTiles {
   static constexpr int halo = 3;  // preceding X, trailing X, trailing Y
   static constexpr int team_size = SearchTuning<ExecSpace, sizeof(Key)>::team_size;
   static constexpr int min_teams = SearchTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams;
+  // The scratch a team takes for tiles of `count` steps: `buffers` tiles of keys with their halo,
+  // the results, and the pipeline's slot.
+  static constexpr std::size_t scratch_of(int count, int buffers) {
+    return buffers * sizeof(Key) * tile_slots<Key>(count + halo) + 16 + sizeof(int) * count + 16 +
+           (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
+  }
   // Pipelined where two tiles of keys and the results fit a team's scratch.
   static constexpr bool pipelined =
-      !Fused && 2 * sizeof(Key) * tile_slots<Key>(team_size * VT + halo) +
-                        sizeof(int) * team_size * VT + 64 <=
-                    ScratchTuning<ExecSpace>::team_max;
+      !Fused && scratch_of(team_size * VT, 2) <= ScratchTuning<ExecSpace>::team_max;
   static constexpr int buffers = pipelined ? 2 : 1;
 
   XView x;
@@ -122,12 +126,8 @@ struct SearchTiles {
   Sink sink;
   Comp comp;
 
-  static std::size_t scratch_bytes(int team_size) {
-    const int tile = team_size * VT;
-    return buffers * KeyTile::shmem_size(tile_slots<Key>(tile + halo)) +
-           IndexTile::shmem_size(tile) + (pipelined ? Slot::shmem_size(1) : 0);
-  }
-  std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
+  static std::size_t scratch_bytes(int threads) { return scratch_of(threads * VT, buffers); }
+  std::size_t team_shmem_size(int threads) const { return scratch_bytes(threads); }
 
   // Tile id's X and Y ranges with their halo: X from x0 - left, x_count elements, and Y from y0,
   // y_count elements.
