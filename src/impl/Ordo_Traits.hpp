@@ -4,6 +4,8 @@
 
 #include <Ordo_Config.hpp>
 
+#include <impl/cuda/Ordo_Cuda_Toolchain.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
