@@ -52,7 +52,8 @@ struct Options {
   int warmup = 3;
   int stream_levels = -1;    // sort: tuning experiment (streaming merge levels); -1: Ordo's tuning
   int partition_lanes = -1;  // sort: tuning experiment (lanes per partition search); -1: tuning
-  std::string algorithm = "";  // sort: tuning experiment (slab or radix); empty: Ordo's dispatch
+  std::string algorithm = "";  // sort: slab, radix or vendor; empty: Ordo's dispatch
+  int vendor_bits = -1;        // sort: tuning experiment (vendor sort's bits); -1: Ordo's tuning
   std::string segments = "powerlaw";  // segmented_sort: the segments' lengths
 };
 

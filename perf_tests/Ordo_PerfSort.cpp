@@ -91,6 +91,7 @@ void run_point(const Options& o, Report& report, int log2n) {
   };
   setting(o.stream_levels >= 0, "stream_levels", o.stream_levels);
   setting(o.partition_lanes > 0, "partition_lanes", o.partition_lanes);
+  setting(o.vendor_bits >= 0, "vendor_bits", o.vendor_bits);
   if (!o.algorithm.empty())
     settings += (settings.empty() ? "" : ",") + ("algorithm=" + o.algorithm);
   const std::string impl = settings.empty() ? "ordo" : "ordo[" + settings + "]";
@@ -99,9 +100,11 @@ void run_point(const Options& o, Report& report, int log2n) {
   Ordo::Impl::SortOptions options;
   options.stream_levels = o.stream_levels;
   options.partition_lanes = o.partition_lanes;
+  options.vendor_bits = o.vendor_bits;
   if (!o.algorithm.empty()) {
-    options.algorithm =
-        o.algorithm == "radix" ? Ordo::Impl::SortAlgorithm::radix : Ordo::Impl::SortAlgorithm::slab;
+    options.algorithm = o.algorithm == "radix"    ? Ordo::Impl::SortAlgorithm::radix
+                        : o.algorithm == "vendor" ? Ordo::Impl::SortAlgorithm::vendor
+                                                  : Ordo::Impl::SortAlgorithm::slab;
   }
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};
 

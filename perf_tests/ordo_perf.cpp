@@ -96,9 +96,15 @@ int main(int argc, char* argv[]) {
       ->check(CLI::IsMember({1, 4, 8, 16, 32}));
   app.get_subcommand("sort")
       ->add_option("--algorithm", o.algorithm,
-                   "tuning experiment: the slab sort or the radix sort (arithmetic keys) at every "
+                   "the slab sort, Ordo's radix sort or the vendor radix sort (arithmetic keys; "
+                   "CUB on CUDA builds with Ordo_ENABLE_CUB, else Ordo's radix sort) at every "
                    "size (default: Ordo's dispatch)")
-      ->check(CLI::IsMember({"slab", "radix"}));
+      ->check(CLI::IsMember({"slab", "radix", "vendor"}));
+  app.get_subcommand("sort")
+      ->add_option("--vendor-bits", o.vendor_bits,
+                   "tuning experiment: whether the vendor sort first finds the bits that vary, "
+                   "0 or 1 (default: Ordo's tuning)")
+      ->check(CLI::Range(0, 1));
   app.get_subcommand("segmented_sort")
       ->add_option("--segments", o.segments,
                    "segment lengths: uniform:L, powerlaw (mean about 16, at most 2^16), tiny "

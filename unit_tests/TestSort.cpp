@@ -407,13 +407,22 @@ TEST(SortPaths, PartitionLanes) {
 
 // ---- radix sort ------------------------------------------------------------------------------
 
-// The radix sort forced, with each ranking: the CUDA seam and the portable one (host backends have
-// only the portable one). Both are stable, so both must give the oracle's bits exactly.
+constexpr bool vendor_sort = Ordo::Impl::vendor_sort_available_v<ExecSpace>;
+
+// The radix sorts forced: Ordo's with each ranking (the CUDA seam and the portable one; host
+// backends have only the portable one) and, where the build has one, the vendor sort without and
+// with the search for the bits that vary. All are stable, so all must give the oracle's bits
+// exactly.
 std::vector<SortOptions> radix_options() {
   std::vector<SortOptions> all(on_host ? 1 : 2);
   for (std::size_t i = 0; i < all.size(); ++i) {
     all[i].algorithm = SortAlgorithm::radix;
     all[i].path = i == 0 ? SortPath::portable : SortPath::automatic;
+  }
+  for (int bits = 0; vendor_sort && bits < 2; ++bits) {
+    all.emplace_back();
+    all.back().algorithm = SortAlgorithm::vendor;
+    all.back().vendor_bits = bits;
   }
   return all;
 }
@@ -519,6 +528,173 @@ TEST(SortRadix, SkippedDigits) {
     check_radix_digits(one64, o, "one of eight passes");
     check_radix_digits(high64, o, "seven of eight passes");
   }
+}
+
+// ---- the vendor sort's ways in and the dispatch ---------------------------------------------
+
+// The vendor sort's forced options, without and with the bits (none where the build has no vendor
+// sort).
+std::vector<SortOptions> vendor_options() {
+  std::vector<SortOptions> all = radix_options();
+  all.erase(
+      std::remove_if(all.begin(), all.end(),
+                     [](const SortOptions& o) { return o.algorithm != SortAlgorithm::vendor; }),
+      all.end());
+  return all;
+}
+
+// std::stable_sort's order of in under oracle.
+template <class K, class OracleComp>
+std::vector<std::size_t> stable_order(const std::vector<K>& in, OracleComp oracle) {
+  std::vector<std::size_t> order(in.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return oracle(in[a], in[b]); });
+  return order;
+}
+
+// Keys and values in every other element of their buffers (LayoutStride Views, which CUB cannot
+// take as they are: staged), and out of place from Views of const (sort_into and
+// stable_sort_by_key_into, Ordo::MPI's local sorts: CUB reads the input and writes the output),
+// against std::stable_sort; the elements between and the inputs untouched.
+template <class K, class Comp, class OracleComp>
+void check_vendor_ways(Dist dist, std::size_t n, const Comp& comp, OracleComp oracle,
+                       const SortOptions& o) {
+  const auto in = generate<K>(dist, n, 17);
+  const auto order = stable_order(in, oracle);
+  std::vector<K> buffer(2 * n), expected(n);
+  std::vector<std::uint32_t> vbuffer(2 * n);
+  for (std::size_t i = 0; i < 2 * n; ++i) {
+    buffer[i] = i % 2 ? K(7) : in[i / 2];
+    vbuffer[i] = std::uint32_t(i % 2 ? 5 : i / 2);
+  }
+  for (std::size_t i = 0; i < n; ++i) expected[i] = in[order[i]];
+  const ExecSpace space;
+  auto kb = to_device(buffer, "strided keys");
+  auto vb = to_device(vbuffer, "strided values");
+  using Strided = Kokkos::View<K*, Kokkos::LayoutStride, MemorySpace>;
+  using StridedValues = Kokkos::View<std::uint32_t*, Kokkos::LayoutStride, MemorySpace>;
+  Ordo::Impl::stable_sort_by_key(space, Strided(kb.data(), Kokkos::LayoutStride(n, 2)),
+                                 StridedValues(vb.data(), Kokkos::LayoutStride(n, 2)), comp, o);
+  space.fence();
+  const auto hk = to_host(kb);
+  const auto hv = to_host(vb);
+  for (std::size_t i = 0; i < 2 * n; ++i) {
+    if (i % 2) {
+      ASSERT_TRUE(bitwise_equal(std::vector<K>{hk[i]}, std::vector<K>{K(7)})) << i;
+      ASSERT_EQ(hv[i], 5u) << i;
+    } else {
+      ASSERT_TRUE(bitwise_equal(std::vector<K>{hk[i]}, std::vector<K>{expected[i / 2]}))
+          << "strided, n = " << n << ", " << name(dist) << ", at " << i / 2;
+      ASSERT_EQ(hv[i], std::uint32_t(order[i / 2])) << "strided, n = " << n << ", at " << i / 2;
+    }
+  }
+  const auto keys = to_device(in, "in");
+  std::vector<std::uint32_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0u);
+  const auto values = to_device(ids, "ids");
+  auto out = poisoned<K>(n, "out");
+  auto out_values = poisoned<std::uint32_t>(n, "out values");
+  Ordo::Impl::sort_into(space, Kokkos::View<const K*, MemorySpace>(keys), out, comp, o);
+  space.fence();
+  ASSERT_TRUE(bitwise_equal(expected, to_host(out)))
+      << "sort_into, n = " << n << ", " << name(dist);
+  auto out2 = poisoned<K>(n, "out2");
+  Ordo::Impl::stable_sort_by_key_into(space, Kokkos::View<const K*, MemorySpace>(keys),
+                                      Kokkos::View<const std::uint32_t*, MemorySpace>(values), out2,
+                                      out_values, comp, o);
+  space.fence();
+  ASSERT_TRUE(bitwise_equal(expected, to_host(out2))) << "by key into, n = " << n;
+  const auto hov = to_host(out_values);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hov[i], std::uint32_t(order[i])) << i;
+  ASSERT_TRUE(bitwise_equal(in, to_host(keys)));
+  ASSERT_TRUE(bitwise_equal(ids, to_host(values)));
+}
+
+TEST(SortVendor, WaysIn) {
+  if (!vendor_sort) GTEST_SKIP() << "no vendor sort in this build";
+  for (const SortOptions& o : vendor_options()) {
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(70001)}) {
+      for (Dist d : {Dist::uniform, Dist::all_equal, Dist::few_distinct, Dist::bits20}) {
+        check_vendor_ways<std::uint32_t>(d, n, Ordo::less<>{}, OracleLess<std::uint32_t>{}, o);
+        check_vendor_ways<std::int64_t>(d, n, Ordo::greater<>{}, OracleGreater<std::int64_t>{}, o);
+      }
+      for (Dist d : {Dist::uniform, Dist::float_specials, Dist::heavy_duplicates}) {
+        check_vendor_ways<float>(d, n, Ordo::less<>{}, OracleLess<float>{}, o);
+        check_vendor_ways<double>(d, n, Ordo::greater<>{}, OracleGreater<double>{}, o);
+      }
+    }
+  }
+}
+
+// Each bound of the dispatch that this backend has (radix_from, vendor_from, vendor_bits_from of
+// 4-byte keys with and without 4-byte values) and one either side: the automatic dispatch and
+// every path forced, each against std::stable_sort (stable_sort_by_key, sort_permutation) or
+// std::sort (sort), so that the paths agree bit for bit.
+TEST(SortDispatch, BoundsAgreeWithEveryPath) {
+  using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
+  using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>::Tuning;
+  std::vector<SortOptions> paths = radix_options();
+  paths.push_back(slab_options());
+  paths.push_back(SortOptions{});
+  int bounds = 0;
+  for (std::int64_t bound : {Keys::radix_from, Keys::vendor_from, Keys::vendor_bits_from,
+                             Pairs::radix_from, Pairs::vendor_from, Pairs::vendor_bits_from}) {
+    if (bound >= Ordo::Impl::never || bound > (std::int64_t(1) << 23)) continue;
+    ++bounds;
+    for (std::int64_t n : {bound - 1, bound, bound + 1}) {
+      for (const SortOptions& o : paths) {
+        check_sort<std::uint32_t>(Dist::bits20, std::size_t(n), Ordo::less<>{},
+                                  OracleLess<std::uint32_t>{}, o);
+        check_stable<std::uint32_t, std::uint32_t>(Dist::few_distinct, std::size_t(n),
+                                                   Ordo::less<>{}, OracleLess<std::uint32_t>{}, o);
+      }
+    }
+  }
+  if (!on_host) EXPECT_GT(bounds, 0) << "a device backend has dispatch bounds to test";
+}
+
+// A workspace the vendor sort cannot allocate (u64 keys and 16-byte values, 2^32 - 2 records
+// claimed over a small allocation): the error names the workspace, before any kernel reads past
+// the allocation, and the inputs are unchanged.
+struct Value16 {
+  std::uint64_t a, b;
+};
+
+TEST(SortVendor, AllocationFailureLeavesInputs) {
+  if (!vendor_sort) GTEST_SKIP() << "no vendor sort in this build";
+  const std::size_t small = 4096, claimed = (std::size_t(1) << 32) - 2;
+  const auto k = generate<std::uint64_t>(Dist::uniform, small, 3);
+  std::vector<Value16> v(small);
+  for (std::size_t i = 0; i < small; ++i) v[i] = {i, ~i};
+  auto keys = to_device(k);
+  auto values = to_device(v);
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  SortOptions o;
+  o.algorithm = SortAlgorithm::vendor;
+  for (int bits = 0; bits < 2; ++bits) {
+    o.vendor_bits = bits;
+    std::string message = "no exception";
+    try {
+      Ordo::Impl::sort_by_key(
+          ExecSpace(), Kokkos::View<std::uint64_t*, MemorySpace, Unmanaged>(keys.data(), claimed),
+          Kokkos::View<Value16*, MemorySpace, Unmanaged>(values.data(), claimed), Ordo::less<>{},
+          o);
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(message.rfind("Ordo: could not allocate", 0), 0u) << message;
+    ExecSpace().fence();
+    EXPECT_TRUE(bitwise_equal(k, to_host(keys)));
+    const auto hv = to_host(values);
+    for (std::size_t i = 0; i < small; ++i) ASSERT_EQ(hv[i].a, i);
+    Ordo::release_workspaces<MemorySpace>();
+  }
+  // The next call allocates anew and sorts.
+  Ordo::Impl::sort_by_key(ExecSpace(), keys, values, Ordo::less<>{}, o);
+  auto expected = k;
+  std::sort(expected.begin(), expected.end());
+  ASSERT_TRUE(bitwise_equal(expected, to_host(keys)));
 }
 
 // ---- comparator objects and Kokkos' forms ---------------------------------------------------

@@ -11,6 +11,8 @@
 //                 thread, then merge-path merges of chunk pairs use every thread
 //   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
 //                 (Ordo_SortRadixImpl.hpp)
+//   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
+//                 sort for the space (CUDA: CUB, Ordo_SortVendorImpl.hpp)
 //   sort_records  the choice between them, and the entry points of Ordo_Sort.hpp's calls
 // Records flow from a source (the caller's keys, encoded, with their values, input positions or
 // nothing) through workspace buffers to a sink (the caller's Views, decoded): Ordo_SortRecords.hpp.
@@ -23,6 +25,7 @@
 #include <impl/Ordo_SortMergePassImpl.hpp>
 #include <impl/Ordo_SortRadixImpl.hpp>
 #include <impl/Ordo_SortRecords.hpp>
+#include <impl/Ordo_SortVendorImpl.hpp>
 #include <impl/Ordo_Traits.hpp>
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -207,24 +210,37 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
 
 // ---- dispatch --------------------------------------------------------------------------------
 
-// Whether a sort of n records (keys by Codec, values V) takes the radix sort.
+// Which sort n records (keys by Codec, values V) take: options.algorithm, or by SortTuning's
+// bounds; the vendor sort only where the build has one for the space (else the radix sort), the
+// radix and vendor sorts only for encoded keys (else the slab sort).
 template <class ExecSpace, class Codec, class V>
-bool radix_chosen(std::int64_t n, const SortOptions& options) {
+SortAlgorithm sort_algorithm(std::int64_t n, const SortOptions& options) {
   if constexpr (Codec::encoded) {
-    if (options.algorithm != SortAlgorithm::automatic) {
-      return options.algorithm == SortAlgorithm::radix;
+    using Tuning = typename SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning;
+    SortAlgorithm a = options.algorithm;
+    if (a == SortAlgorithm::automatic) {
+      a = n >= Tuning::vendor_from && vendor_sort_available_v<ExecSpace> ? SortAlgorithm::vendor
+          : n >= Tuning::radix_from                                      ? SortAlgorithm::radix
+                                                                         : SortAlgorithm::slab;
     }
-    return n >= SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning::radix_from;
+    if (a == SortAlgorithm::vendor && !vendor_sort_available_v<ExecSpace>) a = SortAlgorithm::radix;
+    return a;
   } else {
     (void)n;
     (void)options;
-    return false;
+    return SortAlgorithm::slab;
   }
+}
+
+// Whether a sort takes one of the radix sorts, which are stable whatever the values are.
+template <class ExecSpace, class Codec, class V>
+bool radix_chosen(std::int64_t n, const SortOptions& options) {
+  return sort_algorithm<ExecSpace, Codec, V>(n, options) != SortAlgorithm::slab;
 }
 
 // Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
 // keep input order (the slab sorts on device backends: V must then be the input position; the
-// radix sort is stable whatever V is).
+// radix sorts are stable whatever V is).
 template <class Codec, bool Stable, class V, class ExecSpace, class Source, class Sink>
 void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                   const typename Codec::Less& less, const SortOptions& options) {
@@ -232,9 +248,20 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   using Less = typename Codec::Less;
   if (n == 0) return;
   if constexpr (Codec::encoded) {
-    if (radix_chosen<ExecSpace, Codec, V>(n, options)) {
-      radix_sort<ExecSpace, K, V>(space, n, source, sink, options.path == SortPath::automatic);
-      return;
+    switch (sort_algorithm<ExecSpace, Codec, V>(n, options)) {
+      case SortAlgorithm::vendor:
+        if constexpr (vendor_sort_available_v<ExecSpace>) {
+          using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+          const bool bits =
+              options.vendor_bits < 0 ? n >= Tuning::vendor_bits_from : options.vendor_bits > 0;
+          vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits);
+          return;
+        }
+        break;
+      case SortAlgorithm::radix:
+        radix_sort<ExecSpace, K, V>(space, n, source, sink, options.path == SortPath::automatic);
+        return;
+      default: break;
     }
   }
   if constexpr (is_host_space_v<ExecSpace>) {

@@ -94,20 +94,24 @@ struct SortTypes {
 // ranking seam, portable the portable ranking.
 enum class SortPath { automatic, portable };
 
-// Which sort runs: automatic (SortTuning's radix_from for arithmetic keys under Ordo::less or
-// Ordo::greater), the slab sort (or the host sort), or the radix sort (arithmetic keys only:
-// other keys take the slab sort whatever is asked). ordo-perf sort --algorithm.
-enum class SortAlgorithm { automatic, slab, radix };
+// Which sort runs: automatic (SortTuning's vendor_from and radix_from for arithmetic keys under
+// Ordo::less or Ordo::greater), the slab sort (or the host sort), the radix sort (arithmetic keys
+// only: other keys take the slab sort whatever is asked), or the vendor radix sort (arithmetic keys
+// where the build has one for the space, Ordo_SortVendorImpl.hpp: elsewhere the radix sort).
+// ordo-perf sort --algorithm.
+enum class SortAlgorithm { automatic, slab, radix, vendor };
 
 // A sort's choices that the tuning makes unless the caller forces them: the path, the streaming
 // merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels), the vector lanes
-// of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes) and the
-// algorithm.
+// of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes), the algorithm,
+// and whether the vendor sort finds the bits that vary first (--vendor-bits; -1: SortTuning's
+// vendor_bits_from).
 struct SortOptions {
   SortPath path = SortPath::automatic;
   int stream_levels = -1;
   int partition_lanes = -1;
   SortAlgorithm algorithm = SortAlgorithm::automatic;
+  int vendor_bits = -1;
 };
 
 }  // namespace Ordo::Impl

@@ -161,6 +161,14 @@ struct SortTuning {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
+  // The vendor radix sort (Ordo_SortVendorImpl.hpp, where the build has one) from vendor_from
+  // records on; from vendor_bits_from on it first finds the bits that vary (one read of the keys
+  // and a read-back) and sorts only those. Teams of vendor_bits_team threads find them in tiles of
+  // vendor_bits_items keys a thread.
+  static constexpr std::int64_t vendor_from = never;
+  static constexpr std::int64_t vendor_bits_from = never;
+  static constexpr int vendor_bits_team = 1;
+  static constexpr int vendor_bits_items = 1 << 12;
   // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to
   // segment_lane_max records sort in one thread's registers (bins of 2, 4, ..., segment_lane_max
   // registers), up to segment_team_max one team each (bins of power-of-two networks), longer ones
@@ -265,6 +273,12 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
+  // The vendor sort (cub::DeviceRadixSort): where it overtakes the others, and where finding the
+  // bits that vary pays, in the sweep at ... (provisional).
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 19;
+  static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << 22;
+  static constexpr int vendor_bits_team = 256;
+  static constexpr int vendor_bits_items = 16;
   // Segmented sort: up to segment_lane_max records in one thread's registers; up to
   // 32 * seam_team_regs records one group of a warp's lanes (segment_group_regs registers a lane,
   // more where 32 lanes do not hold the bin), teams of segment_group_team threads; up to

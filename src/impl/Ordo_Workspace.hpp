@@ -76,7 +76,9 @@ enum class WorkspaceSlot : int {
   mpi_received_keys = 30,
   mpi_received_values = 31,
   mpi_staged_send = 32,  // pinned host memory
-  mpi_staged_receive = 33
+  mpi_staged_receive = 33,
+  vendor_bits = 34,  // the vendor sort's varying bits (Ordo_SortVendorImpl.hpp)
+  vendor_temp = 35   // CUB's temporary storage
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
