@@ -181,6 +181,8 @@ class Report {
     cudaGetDeviceProperties(&prop, id);
     device = std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs";
 #endif
+    // The vendor sort Ordo's dispatch may take (CMake's Ordo_ENABLE_CUB in CUDA builds).
+    const char* vendor = Ordo::Impl::vendor_sort_available_v<ExecSpace> ? "cub" : "none";
     const std::string kokkos = std::to_string(KOKKOS_VERSION / 10000) + "." +
                                std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
                                std::to_string(KOKKOS_VERSION % 100);
@@ -189,11 +191,12 @@ class Report {
           << "\",\"ordo_commit\":\"" << ORDO_GIT_HASH << "\",\"kokkos_version\":\"" << kokkos
           << "\",\"execution_space\":\"" << ExecSpace::name()
           << "\",\"concurrency\":" << ExecSpace().concurrency() << ",\"device\":\"" << device
-          << "\"}\n";
+          << "\",\"cplusplus\":" << __cplusplus << ",\"vendor_sort\":\"" << vendor << "\"}\n";
     } else {
       out << (sink.format == "csv" ? "# " : "") << "Ordo " << ORDO_VERSION_STRING << " ("
           << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", execution space " << ExecSpace::name()
-          << " (" << ExecSpace().concurrency() << "), device: " << device << "\n";
+          << " (" << ExecSpace().concurrency() << "), device: " << device << ", C++ " << __cplusplus
+          << ", vendor sort: " << vendor << "\n";
     }
     out.flush();
   }

@@ -627,10 +627,11 @@ TEST(SortVendor, WaysIn) {
   }
 }
 
-// Each bound of the dispatch that this backend has (radix_from, vendor_from, vendor_bits_from of
-// 4-byte keys with and without 4-byte values) and one either side: the automatic dispatch and
-// every path forced, each against std::stable_sort (stable_sort_by_key, sort_permutation) or
-// std::sort (sort), so that the paths agree bit for bit.
+// Each bound of the dispatch that this backend has up to 2^23 (radix_from, vendor_from,
+// vendor_bits_from of 4-byte keys with and without 4-byte values; vendor_float_bits_from of
+// floats) and one either side: the automatic dispatch and every path forced, each against
+// std::stable_sort (stable_sort_by_key, sort_permutation) or std::sort (sort), so that the paths
+// agree bit for bit.
 TEST(SortDispatch, BoundsAgreeWithEveryPath) {
   using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
   using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>::Tuning;
@@ -648,6 +649,19 @@ TEST(SortDispatch, BoundsAgreeWithEveryPath) {
                                   OracleLess<std::uint32_t>{}, o);
         check_stable<std::uint32_t, std::uint32_t>(Dist::few_distinct, std::size_t(n),
                                                    Ordo::less<>{}, OracleLess<std::uint32_t>{}, o);
+      }
+    }
+  }
+  // Floats take the direct way only with the search for the bits (and -0.0, NaNs).
+  using Floats = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
+  for (std::int64_t bound : {Floats::vendor_float_bits_from}) {
+    if (bound >= Ordo::Impl::never || bound > (std::int64_t(1) << 23)) continue;
+    ++bounds;
+    for (std::int64_t n : {bound - 1, bound, bound + 1}) {
+      for (Dist d : {Dist::uniform, Dist::float_specials}) {
+        check_sort<float>(d, std::size_t(n), Ordo::less<>{}, OracleLess<float>{});
+        check_stable<float, std::uint32_t>(d, std::size_t(n), Ordo::greater<>{},
+                                           OracleGreater<float>{});
       }
     }
   }

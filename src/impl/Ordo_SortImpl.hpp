@@ -252,8 +252,9 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
       case SortAlgorithm::vendor:
         if constexpr (vendor_sort_available_v<ExecSpace>) {
           using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-          const bool bits =
-              options.vendor_bits < 0 ? n >= Tuning::vendor_bits_from : options.vendor_bits > 0;
+          const std::int64_t bits_from =
+              Codec::floating ? Tuning::vendor_float_bits_from : Tuning::vendor_bits_from;
+          const bool bits = options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0;
           vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits);
           return;
         }

@@ -105,7 +105,7 @@ enum class SortAlgorithm { automatic, slab, radix, vendor };
 // merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels), the vector lanes
 // of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes), the algorithm,
 // and whether the vendor sort finds the bits that vary first (--vendor-bits; -1: SortTuning's
-// vendor_bits_from).
+// vendor_bits_from and vendor_float_bits_from).
 struct SortOptions {
   SortPath path = SortPath::automatic;
   int stream_levels = -1;

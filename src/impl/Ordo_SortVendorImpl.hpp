@@ -13,12 +13,13 @@
 //           sign): Ordo::sort::vendor::stage encodes the records into a workspace buffer
 //           (Ordo_SortKeys.hpp), CUB sorts the encoded records, Ordo::sort::vendor::store decodes
 //           them into the sink
-// The bits that vary: from SortTuning's vendor_bits_from on, CUB sorts only the bits where the keys
-// differ (cell ids below 2^20 take three digit passes, all-equal keys none), found on the device
-// and read back (the call waits for it): by Ordo::sort::vendor::bits (one read of the keys that
-// stops as soon as no pass can be saved; for floats it also finds -0.0 and NaNs), or in the
-// staged path's stage. Every path is stable; keys and values are those of Ordo's other paths bit
-// for bit.
+// The bits that vary: from SortTuning's vendor_bits_from on (floating-point keys:
+// vendor_float_bits_from), CUB sorts only the bits where the keys differ (u64 cell ids below 2^20
+// take three digit passes of eight, all-equal keys none), found on the device and read back (the
+// call waits for it): by Ordo::sort::vendor::bits (one read of the keys that stops as soon as no
+// pass can be saved; for floats it also finds -0.0 and NaNs, and only with it do floats take the
+// direct way), or in the staged way's stage. Every way is stable; keys and values are those of
+// Ordo's other paths bit for bit.
 
 #include <impl/Ordo_LookbackWord.hpp>
 #include <impl/Ordo_SortKeys.hpp>
@@ -87,15 +88,16 @@ template <class Source, class Sink>
 inline constexpr bool raw_ends_v = RawEnds<decltype(Source::keys), decltype(Source::values),
                                            decltype(Sink::keys), decltype(Sink::values)>::value;
 
-// Which bits of keys in CUB's order vary: the bits of `x` up to a constant flip (CUB flips the
-// sign bit of signed keys and inverts negative floats), and whether x is a float -0.0 or NaN.
+// Which bits of keys in CUB's order vary: x's bits as CUB orders them (floats: negative ones
+// inverted, the sign bit of the others flipped), up to a flip of the sign bit for every key, which
+// changes no bit's variation (CUB's flip of signed keys), and whether x is a float -0.0 or NaN.
 template <class Key>
 struct VendorKeyBits {
   using Bits = typename UnsignedOf<sizeof(Key)>::type;
   static constexpr Bits sign = Bits(1) << (8 * sizeof(Key) - 1);
   KOKKOS_INLINE_FUNCTION static Bits of(const Key x) {
     const Bits b = Kokkos::bit_cast<Bits>(x);
-    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : b;
+    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : Bits(b ^ sign);
     return b;
   }
   KOKKOS_INLINE_FUNCTION static bool special(const Key x) {

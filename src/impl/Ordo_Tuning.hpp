@@ -162,11 +162,12 @@ struct SortTuning {
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
   // The vendor radix sort (Ordo_SortVendorImpl.hpp, where the build has one) from vendor_from
-  // records on; from vendor_bits_from on it first finds the bits that vary (one read of the keys
-  // and a read-back) and sorts only those. Teams of vendor_bits_team threads find them in tiles of
-  // vendor_bits_items keys a thread.
+  // records on; from vendor_bits_from on (floating-point keys: vendor_float_bits_from) it first
+  // finds the bits that vary (one read of the keys and a read-back) and sorts only those. Teams of
+  // vendor_bits_team threads find them in tiles of vendor_bits_items keys a thread.
   static constexpr std::int64_t vendor_from = never;
-  static constexpr std::int64_t vendor_bits_from = never;
+  static constexpr std::int64_t vendor_bits_from = never;        // integer keys
+  static constexpr std::int64_t vendor_float_bits_from = never;  // floating-point keys
   static constexpr int vendor_bits_team = 1;
   static constexpr int vendor_bits_items = 1 << 12;
   // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to
@@ -273,10 +274,31 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int radix_histogram_teams = 1 << 10;
   static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
   static constexpr int radix_lookback_window = 4;
-  // The vendor sort (cub::DeviceRadixSort): where it overtakes the others, and where finding the
-  // bits that vary pays, in the sweep at ... (provisional).
-  static constexpr std::int64_t vendor_from = std::int64_t(1) << 19;
-  static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << 22;
+  // The vendor sort (cub::DeviceRadixSort), from the sweep at 9fc52e0 on the H100 (ordo-perf sort
+  // --algorithm slab|radix|vendor and --vendor-bits 0|1: sort-dispatch-h100-9fc52e0.jsonl).
+  // vendor_from: where it overtakes the slab sort and Ordo's radix sort. u32 keys 2^19 slab / radix
+  // / vendor 0.085 / 0.084 / 0.085 ms, 2^20 0.109 / 0.100 / 0.091; u64 keys 2^20 0.156 (slab) /
+  // 0.170, 2^21 0.262 / 0.257; u32 pairs 2^16 0.062 / 0.071, 2^17 0.078 / 0.073; u64 keys with u32
+  // values 2^20 0.198 / 0.202, 2^21 0.382 / 0.332 (other value sizes were not swept: 4-byte keys
+  // take 2^19, 8-byte keys 2^21).
+  // vendor_bits_from: the search for the bits that vary costs a launch and a read-back, 25 to 37
+  // us, and pays only where a saved digit pass is worth more. u64 keys: uniform 1.201 / 1.238 ms
+  // without / with at 2^24 (3% lost), 4.364 / 4.372 at 2^26, 16.93 / 16.96 at 2^28; keys below
+  // 2^20 1.113 / 0.671 at 2^24, 15.75 / 9.00 at 2^28 (five passes of eight saved). u32 keys (one
+  // pass of four saved at best for bits20, and the odd count ends in the workspace): uniform 1.442
+  // / 1.494 at 2^26, 5.502 / 5.560 at 2^28; bits20 1.353 / 1.322 at 2^26, 5.148 / 4.902 at 2^28;
+  // u32 pairs alike. Floats need the search for the direct way (it finds -0.0 and NaNs, which CUB
+  // orders otherwise); without it they take the staged way, whose stage and store move every
+  // record twice more: the search from vendor_float_bits_from on, where one read of the keys and
+  // the read-back cost less than those two passes (at 2^22 4-byte floats: 16 MiB read against 64
+  // MiB moved).
+  static constexpr std::int64_t vendor_from = std::int64_t(1)
+                                              << (KeyBytes == 4 ? (ValueBytes == 0   ? 20
+                                                                   : ValueBytes == 4 ? 17
+                                                                                     : 19)
+                                                                : 21);
+  static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
+  static constexpr std::int64_t vendor_float_bits_from = std::int64_t(1) << 22;
   static constexpr int vendor_bits_team = 256;
   static constexpr int vendor_bits_items = 16;
   // Segmented sort: up to segment_lane_max records in one thread's registers; up to

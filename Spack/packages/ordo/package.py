@@ -27,6 +27,11 @@ class Ordo(CMakePackage):
     variant("debug_checks", default=False, description="Check preconditions such as sorted inputs")
     variant("mpi", default=False, description="Build packages/mpi: the distributed sort, Ordo::MPI")
     variant(
+        "cub",
+        default=True,
+        description="Large sorts of arithmetic keys may take cub::DeviceRadixSort (CUDA builds)",
+    )
+    variant(
         "kokkoskernels",
         default=False,
         description="Build packages/kokkoskernels: CRS sorts, Ordo::KokkosKernels",
@@ -51,6 +56,7 @@ class Ordo(CMakePackage):
             self.define_from_variant("Ordo_ENABLE_DEBUG_CHECKS", "debug_checks"),
             self.define_from_variant("Ordo_ENABLE_MPI", "mpi"),
             self.define_from_variant("Ordo_ENABLE_KOKKOSKERNELS", "kokkoskernels"),
+            self.define_from_variant("Ordo_ENABLE_CUB", "cub"),
         ]
 
     @run_after("install")
