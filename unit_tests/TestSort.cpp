@@ -627,6 +627,49 @@ TEST(SortVendor, WaysIn) {
   }
 }
 
+// The search for the bits that vary stops reading once no digit pass can be saved: keys whose
+// first tiles already span more bits than that, with keys far above them later, sort every bit
+// (more tiles than the device runs teams at once, so that teams stop between tiles).
+TEST(SortVendor, BitsSeenLate) {
+  if (!vendor_sort) GTEST_SKIP() << "no vendor sort in this build";
+  const std::size_t n = (std::size_t(1) << 23) + 5;
+  std::vector<std::uint32_t> k32 = generate<std::uint32_t>(Dist::uniform, n, 19);
+  std::vector<std::uint64_t> k64 = generate<std::uint64_t>(Dist::uniform, n, 23);
+  for (std::size_t i = 0; i < n; ++i) {
+    k32[i] &= (1u << 20) - 1;
+    k64[i] &= (std::uint64_t(1) << 52) - 1;
+  }
+  k32[n - 1] |= 1u << 31;
+  k32[n / 2] |= 1u << 27;
+  k64[n - 1] |= std::uint64_t(1) << 63;
+  SortOptions o;
+  o.algorithm = SortAlgorithm::vendor;
+  o.vendor_bits = 1;
+  for (bool descending : {false, true}) {
+    auto e32 = k32;
+    auto e64 = k64;
+    std::sort(e32.begin(), e32.end());
+    std::sort(e64.begin(), e64.end());
+    if (descending) {
+      std::reverse(e32.begin(), e32.end());
+      std::reverse(e64.begin(), e64.end());
+    }
+    auto d32 = to_device(k32);
+    auto d64 = to_device(k64);
+    const ExecSpace space;
+    if (descending) {
+      Ordo::Impl::sort(space, d32, Ordo::greater<>{}, o);
+      Ordo::Impl::sort(space, d64, Ordo::greater<>{}, o);
+    } else {
+      Ordo::Impl::sort(space, d32, Ordo::less<>{}, o);
+      Ordo::Impl::sort(space, d64, Ordo::less<>{}, o);
+    }
+    space.fence();
+    ASSERT_TRUE(bitwise_equal(e32, to_host(d32))) << (descending ? "descending" : "ascending");
+    ASSERT_TRUE(bitwise_equal(e64, to_host(d64))) << (descending ? "descending" : "ascending");
+  }
+}
+
 // Each bound of the dispatch that this backend has up to 2^23 (radix_from, vendor_from,
 // vendor_bits_from of 4-byte keys with and without 4-byte values; vendor_float_bits_from of
 // floats) and one either side: the automatic dispatch and every path forced, each against

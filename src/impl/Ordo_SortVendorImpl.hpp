@@ -121,11 +121,12 @@ struct BitRange {
   }
 };
 
-// words(0): every bit in which some key differs from the first (CUB's order); words(1): nonzero
-// when a float key is -0.0 or a NaN. Teams of SortTuning's vendor_bits_team threads take
-// tiles of vendor_bits_items keys each, as many teams as run at once; with stop_span > 0 a team
-// stops once the varying bits seen so far span more than stop_span bits (no digit pass can be
-// saved).
+// words(0): every bit in which some key differs from the first (CUB's order); words(1): bit 0 set
+// when a float key is -0.0 or a NaN, bit 1 when a team stopped before reading all its tiles (then
+// words(0) may lack bits, and every bit is sorted). Teams of SortTuning's vendor_bits_team
+// threads take tiles of vendor_bits_items keys each, as many teams as run at once; with
+// stop_span > 0 a team stops once the varying bits seen so far span more than stop_span bits
+// (no digit pass can be saved).
 template <class ExecSpace, class KeyView, class Words>
 struct VendorBits {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -149,7 +150,10 @@ struct VendorBits {
             seen);
         const BitRange r = {seen ? Kokkos::countr_zero(seen) : 0,
                             seen ? 64 - Kokkos::countl_zero(seen) : 0};
-        if (r.end - r.begin > stop_span) return;
+        if (r.end - r.begin > stop_span) {
+          Kokkos::single(Kokkos::PerTeam(member), [&] { Kokkos::atomic_or(&words(1), 2); });
+          return;
+        }
       }
       const std::int64_t begin = t * tile, end = n - begin < tile ? n : begin + tile;
       std::uint64_t local = 0;
@@ -158,7 +162,7 @@ struct VendorBits {
           [&](std::int64_t i, std::uint64_t& acc) {
             const Key k = keys(i);
             acc |= std::uint64_t(KB::of(k) ^ first);
-            if (KB::special(k)) words(1) = 1;
+            if (KB::special(k)) Kokkos::atomic_or(&words(1), 1);
           },
           Kokkos::BOr<std::uint64_t>(local));
       Kokkos::single(Kokkos::PerTeam(member), [&] {
@@ -251,8 +255,8 @@ std::pair<BitRange, bool> vendor_bits(const Kokkos::Cuda& space, const KeyView& 
   const std::int64_t tiles = (n + tile - 1) / tile;
   const std::int64_t resident = space.concurrency() / Tuning::vendor_bits_team;
   // Floats read every key (a -0.0 or a NaN anywhere changes the path). Otherwise a team stops once
-  // the bits span more than two digits short of the key: saving one digit pass of an even count
-  // would cost the copy back it makes (CUB ends in the other buffer).
+  // the bits span more than two digits short of the key: one pass of an even count saved costs the
+  // read of the keys and the copy back that an odd count makes (CUB ends in the other buffer).
   const int stop_span = std::is_floating_point_v<Key> ? 0 : 8 * (int(sizeof(Key)) - 2);
   Kokkos::parallel_for(
       "Ordo::sort::vendor::bits",
@@ -260,7 +264,8 @@ std::pair<BitRange, bool> vendor_bits(const Kokkos::Cuda& space, const KeyView& 
                                                    Tuning::vendor_bits_team)),
       VendorBits<Kokkos::Cuda, KeyView, Words>{keys, words, n, tile, stop_span});
   const auto seen = read_back<2>(space, words, "Ordo::sort: the bits that vary");
-  return {BitRange::of(std::uint64_t(seen[0])), seen[1] != 0};
+  const BitRange all{0, int(8 * sizeof(Key))};
+  return {seen[1] & 2 ? all : BitRange::of(std::uint64_t(seen[0])), (seen[1] & 1) != 0};
 }
 
 // The direct and into ways: CUB on the caller's Views as they are. Returns false, having changed

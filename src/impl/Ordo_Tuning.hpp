@@ -284,14 +284,16 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // vendor_bits_from: the search for the bits that vary costs a launch and a read-back, 25 to 37
   // us, and pays only where a saved digit pass is worth more. u64 keys: uniform 1.201 / 1.238 ms
   // without / with at 2^24 (3% lost), 4.364 / 4.372 at 2^26, 16.93 / 16.96 at 2^28; keys below
-  // 2^20 1.113 / 0.671 at 2^24, 15.75 / 9.00 at 2^28 (five passes of eight saved). u32 keys (one
-  // pass of four saved at best for bits20, and the odd count ends in the workspace): uniform 1.442
-  // / 1.494 at 2^26, 5.502 / 5.560 at 2^28; bits20 1.353 / 1.322 at 2^26, 5.148 / 4.902 at 2^28;
-  // u32 pairs alike. Floats need the search for the direct way (it finds -0.0 and NaNs, which CUB
-  // orders otherwise); without it they take the staged way, whose stage and store move every
-  // record twice more: the search from vendor_float_bits_from on, where one read of the keys and
-  // the read-back cost less than those two passes (at 2^22 4-byte floats: 16 MiB read against 64
-  // MiB moved).
+  // 2^20 1.113 / 0.671 at 2^24, 15.75 / 9.00 at 2^28 (five passes of eight saved). 4-byte keys
+  // save passes only where they span 16 bits or fewer (three passes of four would end in the
+  // workspace and cost a copy back, and the search must read every key to find them): uniform u32
+  // 1.442 / 1.494 at 2^26, 5.502 / 5.560 at 2^28, so from 2^28 on. (The sweep's u32 bits20 rows
+  // with the search, 4.90 ms at 2^28, sorted by the bits seen before the search stopped, a defect
+  // fixed since: such keys now sort every bit.) Floats need the search for the direct way (it
+  // finds -0.0 and NaNs, which CUB orders otherwise); without it they take the staged way, whose
+  // stage and store move every record twice more: the search from vendor_float_bits_from on,
+  // where one read of the keys and the read-back cost less than those two passes (at 2^22 4-byte
+  // floats: 16 MiB read against 64 MiB moved).
   static constexpr std::int64_t vendor_from = std::int64_t(1)
                                               << (KeyBytes == 4 ? (ValueBytes == 0   ? 20
                                                                    : ValueBytes == 4 ? 17
