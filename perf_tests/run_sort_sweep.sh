@@ -7,7 +7,8 @@
 #             (--vendor-bits 0|1) on uniform and bits20 keys, where vendor_bits_from comes from
 #   targets   Ordo's dispatch against every baseline (CUB's radix and merge sorts, Kokkos::sort,
 #             the copy) for each key type of the targets, pairs, and bits20 keys
-# Results go to OUT/sort-<sweep>.jsonl; perf_tests/results_table.py prints them.
+# Results go to OUT/sort-<sweep>.jsonl (rows keyed by key type, values, distribution, size and the
+# impl's settings, e.g. ordo[vendor_bits=1,algorithm=vendor]).
 #   run_sort_sweep.sh PERF OUT dispatch|targets
 set -uo pipefail
 perf=${1:?usage: run_sort_sweep.sh PERF OUT dispatch|targets}

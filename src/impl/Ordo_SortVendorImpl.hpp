@@ -115,7 +115,7 @@ struct VendorKeyBits {
 // Bits [first set, last set] of a mask, as CUB's begin_bit and end_bit (0, 0 when none is set).
 struct BitRange {
   int begin = 0, end = 0;
-  static BitRange of(std::uint64_t mask) {
+  KOKKOS_INLINE_FUNCTION static BitRange of(std::uint64_t mask) {
     if (mask == 0) return {};
     return {Kokkos::countr_zero(mask), 64 - Kokkos::countl_zero(mask)};
   }
@@ -148,8 +148,7 @@ struct VendorBits {
               s = LookbackWord::read(reinterpret_cast<const std::uint64_t&>(words(0)));
             },
             seen);
-        const BitRange r = {seen ? Kokkos::countr_zero(seen) : 0,
-                            seen ? 64 - Kokkos::countl_zero(seen) : 0};
+        const BitRange r = BitRange::of(seen);
         if (r.end - r.begin > stop_span) {
           Kokkos::single(Kokkos::PerTeam(member), [&] { Kokkos::atomic_or(&words(1), 2); });
           return;
@@ -394,8 +393,6 @@ void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const S
     if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits)) return;
   }
   vendor_sort_staged<Codec, V>(fn, space, n, source, sink, bits);
-#else
-  (void)fn, (void)space, (void)n, (void)source, (void)sink, (void)bits;
 #endif
 }
 
