@@ -10,7 +10,10 @@ namespace Ordo {
 
 /// Strict weak ordering used by every Ordo algorithm unless the caller passes another.
 /// For floating-point keys it is a total order: NaNs compare equal to each other and order after
-/// +inf, so that arrays holding NaNs are still sorted inputs for merge and search.
+/// +inf, so that arrays holding NaNs are still sorted inputs for merge and search. Ordo's sorts of
+/// float and double keys under less (or greater) order by the keys' bits, which refines it: -0.0
+/// before +0.0 (equal here), NaNs by sign and payload (all equal here), so that every path
+/// gives the same output; their stable forms keep the input order of keys with identical bits.
 template <class T = void>
 struct less {
   KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {

@@ -42,6 +42,7 @@ void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const
   constexpr const char* fn = "Ordo::copy_if";
   const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_no_alias(fn, "count", count, "in", in);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
   Impl::compact_dispatch(space, in.extent(0), Impl::SelectByPredicate<InView, Pred>{in, pred},
                          Impl::EmitElement<InView, OutView>{in, out}, count);
@@ -79,6 +80,7 @@ void copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& 
   constexpr const char* fn = "Ordo::copy_if_unordered";
   const Impl::Region region(fn);
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_no_alias(fn, "count", count, "in", in);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
   Impl::compact_unordered_dispatch(space, in.extent(0),
                                    Impl::SelectByPredicate<InView, Pred>{in, pred},
@@ -110,6 +112,7 @@ void copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flag
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
+  Impl::check_no_alias(fn, "count", count, "in", in, "flags", flags);
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags, "count", count);
   Impl::compact_dispatch(space, in.extent(0), Impl::SelectByFlag<FlagView>{flags},
                          Impl::EmitElement<InView, OutView>{in, out}, count);

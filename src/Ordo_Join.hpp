@@ -23,6 +23,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace Ordo {
@@ -86,6 +87,11 @@ std::int64_t join_size(const ExecSpace& space, JoinKind kind, const AKeys& a_key
                        const BKeys& b_keys, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::join_size";
   const Impl::Region region(fn);
+  if (kind != JoinKind::inner && kind != JoinKind::left && kind != JoinKind::right &&
+      kind != JoinKind::full) {
+    Impl::fail(fn, "kind is " + std::to_string(int(kind)) +
+                       ", not one of JoinKind::inner, left, right and full");
+  }
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
   Impl::JoinCounts<ExecSpace> w;
   std::array<std::int64_t, 2> sizes{};

@@ -30,9 +30,12 @@ void load_balancing_search(const ExecSpace& space, const Scan& counts_scan,
   constexpr const char* fn = "Ordo::load_balancing_search";
   const Impl::Region region(fn);
   const std::int64_t outputs = out_item.extent(0);
-  Impl::check_index_output<ExecSpace>(fn, "out_item", out_item, 0, counts_scan.extent(0));
+  // Items go up to counts_scan.extent(0) - 1, ranks to outputs - 1.
+  Impl::check_index_output<ExecSpace>(fn, "out_item", out_item, 0,
+                                      Impl::largest_index(counts_scan.extent(0)));
   if (out_rank.extent(0) != 0) {
-    Impl::check_index_output<ExecSpace>(fn, "out_rank", out_rank, outputs, outputs);
+    Impl::check_index_output<ExecSpace>(fn, "out_rank", out_rank, outputs,
+                                        Impl::largest_index(outputs));
   }
   Impl::check_no_alias(fn, "out_item", out_item, "counts_scan", counts_scan);
   Impl::check_no_alias(fn, "out_rank", out_rank, "counts_scan", counts_scan, "out_item", out_item);
@@ -72,6 +75,8 @@ void interval_expand(const ExecSpace& space, const Scan& counts_scan, const Valu
 
 /// interval_gather: out(k) = values(starts(item(k)) + rank(k)) for k in [0, out.extent(0)):
 /// item i's interval values[starts(i), starts(i) + count(i)) copied to its output positions.
+/// Every interval must lie inside values (checked with ORDO_ENABLE_DEBUG_CHECKS; without, an
+/// interval that leaves values reads its nearest element instead, never outside values).
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class Scan, class Starts, class Values, class Out,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
@@ -85,6 +90,7 @@ void interval_gather(const ExecSpace& space, const Scan& counts_scan, const Star
                        values);
   Impl::check_all_reachable<ExecSpace>(fn, "starts", starts, "values", values, "out", out);
   Impl::check_counts_scan(fn, space, counts_scan, out.extent(0));
+  Impl::check_intervals(fn, space, counts_scan, starts, values.extent(0), out.extent(0));
   Impl::load_balance("interval_gather", space, counts_scan, out.extent(0),
                      Impl::GatherStore<Starts, Values, Out>{starts, values, out});
 }

@@ -88,11 +88,14 @@ void merge_by_key(const AKeys& a_keys, const AValues& a_values, const BKeys& b_k
 
 /// Team-level stable merge for use inside a user's TeamPolicy kernel: every thread of the team
 /// calls it with the same arguments; a, b and out may be global or scratch Views. Allocates
-/// nothing and needs no scratch of its own (merge_team_scratch_size is 0).
+/// nothing and needs no scratch of its own (merge_team_scratch_size is 0). out must hold
+/// a.extent(0) + b.extent(0) elements (checked with ORDO_ENABLE_DEBUG_CHECKS: Kokkos::abort).
 /// Synchronization: ends with a team barrier, after which out is complete.
 template <class Member, class AView, class BView, class OutView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void merge_team(const Member& member, const AView& a, const BView& b,
                                        const OutView& out, const Comp& comp = Comp{}) {
+  Impl::kernel_check(out.extent(0) >= a.extent(0) + b.extent(0),
+                     "Ordo::merge_team: out is shorter than a and b together");
   const std::int64_t chunks = member.team_size();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunks), [&](std::int64_t c) {
     Impl::merge_chunk(a, b, out, c, chunks, comp, Impl::NoEmit{});

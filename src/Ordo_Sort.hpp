@@ -19,7 +19,8 @@
 namespace Ordo {
 
 /// Sorts keys in place under comp (not stable). Keys: 32/64-bit integers, float, double (bit
-/// transforms: -0.0 before +0.0, NaNs after +inf under Ordo::less), any type with a comparator.
+/// transforms: -0.0 before +0.0, NaNs after +inf under Ordo::less, NaNs among themselves by their
+/// bits; stable forms keep the order of keys with identical bits), any type with a comparator.
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class KeyView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
@@ -134,7 +135,10 @@ void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& com
 }
 
 /// views[k](i) = old views[k](perm(i)) for every View, all gathered by one launch (after one
-/// launch that saves their old contents). perm must be a permutation of [0, perm.extent(0)).
+/// launch that saves their old contents). perm must be a permutation of [0, perm.extent(0))
+/// (checked with ORDO_ENABLE_DEBUG_CHECKS; without, a position whose entry lies outside that
+/// range keeps its element, and repeated entries copy an element twice); the Views may not
+/// overlap perm or each other.
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class PermView, class... Views,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
@@ -148,6 +152,7 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
   (Impl::check_size_equal(fn, "a permuted View", views, perm.extent(0), "one element per position"),
    ...);
   (Impl::check_no_alias(fn, "a permuted View", views, "perm", perm), ...);
+  Impl::check_no_alias_among(fn, "permuted Views", views...);
   if constexpr (Impl::debug_checks) Impl::check_permutation_range(fn, space, perm);
   Impl::apply_permutation_impl(space, perm, views...);
 }
@@ -176,10 +181,13 @@ KOKKOS_INLINE_FUNCTION void sort_team(const Member& member, const KeyView& keys,
   Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, Impl::NoValueView{}, comp);
 }
 
-/// sort_team that moves values[i] with keys[i].
+/// sort_team that moves values[i] with keys[i]. values must hold keys.extent(0) elements
+/// (checked with ORDO_ENABLE_DEBUG_CHECKS: Kokkos::abort).
 template <class Member, class KeyView, class ValueView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_by_key_team(const Member& member, const KeyView& keys,
                                              const ValueView& values, const Comp& comp = Comp{}) {
+  Impl::kernel_check(values.extent(0) >= keys.extent(0),
+                     "Ordo::sort_by_key_team: values is shorter than keys");
   using Key = typename KeyView::non_const_value_type;
   Impl::team_sort<Member, Impl::Codec<Key, Comp>>(member, keys, values, comp);
 }
@@ -195,10 +203,13 @@ KOKKOS_INLINE_FUNCTION void sort_thread(const Member& member, const KeyView& key
 }
 
 /// sort_thread that moves values[i] with keys[i] (Kokkos::Experimental::sort_by_key_thread's
-/// form). Not stable.
+/// form). Not stable. values must hold keys.extent(0) elements (checked with
+/// ORDO_ENABLE_DEBUG_CHECKS: Kokkos::abort).
 template <class Member, class KeyView, class ValueView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sort_by_key_thread(const Member& member, const KeyView& keys,
                                                const ValueView& values, const Comp& comp = Comp{}) {
+  Impl::kernel_check(values.extent(0) >= keys.extent(0),
+                     "Ordo::sort_by_key_thread: values is shorter than keys");
   using Key = typename KeyView::non_const_value_type;
   Impl::thread_sort<Member, Impl::Codec<Key, Comp>>(member, keys, values, comp);
 }

@@ -170,11 +170,14 @@ void upper_bound(const Haystack& haystack, const Needles& needles, const Out& ou
 /// Team-level sorted search for use inside a user's TeamPolicy kernel: a_index[i] = the lower
 /// (or upper) bound of a[i] in b, for sorted a and b; every thread of the team calls it with the
 /// same arguments. Views may be global or scratch. Allocates nothing and needs no scratch
-/// (sorted_search_team_scratch_size is 0). Synchronization: ends with a team barrier.
+/// (sorted_search_team_scratch_size is 0). a_index must hold a.extent(0) elements (checked with
+/// ORDO_ENABLE_DEBUG_CHECKS: Kokkos::abort). Synchronization: ends with a team barrier.
 template <class Member, class AView, class BView, class IndexView, class Comp = less<>>
 KOKKOS_INLINE_FUNCTION void sorted_search_team(const Member& member, const AView& a, const BView& b,
                                                const IndexView& a_index, Bounds bounds,
                                                const Comp& comp = Comp{}) {
+  Impl::kernel_check(a_index.extent(0) >= a.extent(0),
+                     "Ordo::sorted_search_team: a_index is shorter than a");
   const std::int64_t chunks = member.team_size();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunks), [&](std::int64_t c) {
     if (bounds == Bounds::lower) {

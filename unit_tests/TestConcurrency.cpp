@@ -114,6 +114,55 @@ TEST(Concurrency, TwoInstancesFromTwoHostThreads) {
   }
 }
 
+// Two host threads on one instance (Kokkos serializes their launches on it): each thread's calls
+// take workspace buffers of their own, so that the other's kernels, queued between two of its
+// own, do not overwrite its partitions, keys or counts.
+TEST(Concurrency, TwoHostThreadsOnOneInstance) {
+  const ExecSpace space;
+  const std::size_t n = on_host ? 50003 : (std::size_t(1) << 20) + 4097;
+  Ordo::Impl::SortOptions forced;
+  forced.path = Ordo::Impl::SortPath::portable;
+  for (int round = 0; round < 3; ++round) {
+    Work w0(n, 31 + round), w1(n / 2 + 7 * round, 43 + round);
+    std::thread t0([&] { w0.run(space, Ordo::Impl::SortOptions{}); });
+    std::thread t1([&] { w1.run(space, forced); });
+    t0.join();
+    t1.join();
+    w0.check("thread 0, round " + std::to_string(round));
+    w1.check("thread 1, round " + std::to_string(round));
+  }
+}
+
+// Calls queued on one instance without a fence between them, each larger than the last, so that
+// each grows the workspace the calls before it may still be using on the device: the growth
+// waits for them (a fence of the instance) before the old buffer goes.
+TEST(Workspace, GrowthWhileEarlierCallsRun) {
+  Ordo::release_workspaces<MemorySpace>();
+  const ExecSpace space;
+  const std::size_t base = on_host ? 1000 : 100000;
+  std::vector<std::vector<std::uint32_t>> inputs;
+  std::vector<DeviceView<std::uint32_t>> keys, merged;
+  for (std::size_t k = 0; k < 4; ++k) {
+    inputs.push_back(generate<std::uint32_t>(Dist::uniform, base << (3 * k), 50 + k));
+    keys.push_back(to_device(inputs.back()));
+    merged.emplace_back("merged", inputs.back().size());
+  }
+  space.fence();
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::size_t n = inputs[k].size();
+    Ordo::sort(space, keys[k]);  // asynchronous
+    Ordo::merge(space, Kokkos::subview(keys[k], std::make_pair(std::size_t(0), n / 2)),
+                Kokkos::subview(keys[k], std::make_pair(n / 2, n)), merged[k]);
+  }
+  space.fence();
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::vector<std::uint32_t> expect = inputs[k];
+    std::sort(expect.begin(), expect.end());
+    EXPECT_EQ(to_host(keys[k]), expect) << "sort " << k;
+    EXPECT_EQ(to_host(merged[k]), expect) << "merge " << k;
+  }
+}
+
 // Keys of 32 bytes ordered by their first word, so that the workspace of a sort of 2^32 - 2 of
 // them (256 GiB, and twice that held) exceeds the memory of the machines Ordo is tested on.
 struct Wide {

@@ -178,7 +178,7 @@ TEST(Join, OutputsTooSmallOrUnfit) {
   DeviceView<std::int8_t> narrow("narrow", size);
   EXPECT_NE(error_of([&] {
               Ordo::inner_join(space, da, db, narrow, b_out);
-            }).find("a_out's value type cannot hold 500"),
+            }).find("a_out's value type cannot hold 499"),
             std::string::npos);
   // An output aliasing an input.
   auto keys = to_device(std::vector<std::int32_t>{0, 1, 2, 3});

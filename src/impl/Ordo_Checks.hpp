@@ -64,16 +64,47 @@ std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
 template <class OutView>
 void check_no_alias(const char*, const char*, const OutView&) {}
 
+// Whether two rank-1 Views share a byte of an element. Byte spans that overlap decide, except for
+// two Views of one stride (the columns of a LayoutRight 2-D View, an array of structs): their
+// elements then interleave without touching where they start at different offsets in the stride.
+template <class AView, class BView>
+bool elements_overlap(const AView& a, const BView& b) {
+  const auto [a0, a1] = byte_range(a);
+  const auto [b0, b1] = byte_range(b);
+  if (!(a0 < b1 && b0 < a1)) return false;
+  const std::size_t ea = sizeof(typename AView::value_type);
+  const std::size_t eb = sizeof(typename BView::value_type);
+  const std::size_t sa = a.extent(0) > 1 ? a.stride(0) * ea : 0;
+  const std::size_t sb = b.extent(0) > 1 ? b.stride(0) * eb : 0;
+  if (sa == 0 || sa != sb || sa == ea || sb == eb) return true;
+  // b's elements start d bytes into a's stride: they miss a's [0, ea) where [d, d + eb) does.
+  const std::size_t d = (b0 >= a0 ? b0 - a0 : sa - (a0 - b0) % sa) % sa;
+  return d < ea || d + eb > sa;
+}
+
 template <class OutView, class View, class... Rest>
 void check_no_alias(const char* function, const char* out_name, const OutView& out,
                     const char* name, const View& v, const Rest&... rest) {
-  const auto [o0, o1] = byte_range(out);
-  const auto [i0, i1] = byte_range(v);
-  if (o0 < i1 && i0 < o1) {
+  if (elements_overlap(out, v)) {
     fail(function,
          std::string(out_name) + " aliases " + name + " (an output may not overlap another View)");
   }
   check_no_alias(function, out_name, out, rest...);
+}
+
+// The largest index into `extent` elements (0 where there are none).
+inline std::size_t largest_index(std::size_t extent) { return extent ? extent - 1 : 0; }
+
+// check_no_alias_among(function, what, v1, v2, ...): no two of the Views overlap.
+template <class View>
+void check_no_alias_among(const char*, const char*, const View&) {}
+
+template <class View, class... Rest>
+void check_no_alias_among(const char* function, const char* what, const View& v,
+                          const Rest&... rest) {
+  const std::string name = std::string("one of the ") + what;
+  (check_no_alias(function, name.c_str(), v, "another", rest), ...);
+  check_no_alias_among(function, what, rest...);
 }
 
 // Integer outputs that hold positions must be able to hold the largest one.
@@ -183,6 +214,15 @@ inline constexpr bool debug_checks =
 #else
     false;
 #endif
+
+// The team and thread calls' checks, inside a user's kernel, where no exception can leave: with
+// ORDO_ENABLE_DEBUG_CHECKS, Kokkos::abort with `message` (which names the call) unless `ok`.
+KOKKOS_INLINE_FUNCTION void kernel_check([[maybe_unused]] bool ok,
+                                         [[maybe_unused]] const char* message) {
+#if defined(ORDO_ENABLE_DEBUG_CHECKS)
+  if (!ok) Kokkos::abort(message);
+#endif
+}
 
 }  // namespace Ordo::Impl
 

@@ -202,8 +202,8 @@ void check_join_outputs(const char* fn, const AView& a, const BView& b, const AO
                       std::is_signed_v<typename BOut::non_const_value_type>,
                   "Ordo: left, right and full joins write -1 for a missing side: signed indices");
   }
-  check_index_capacity(fn, "a_out", a_out, a.extent(0));
-  check_index_capacity(fn, "b_out", b_out, b.extent(0));
+  check_index_capacity(fn, "a_out", a_out, largest_index(a.extent(0)));
+  check_index_capacity(fn, "b_out", b_out, largest_index(b.extent(0)));
   check_all_reachable<ExecSpace>(fn, "a_out", a_out, "b_out", b_out);
   check_no_alias(fn, "a_out", a_out, "a_keys", a, "b_keys", b);
   check_no_alias(fn, "b_out", b_out, "a_keys", a, "b_keys", b, "a_out", a_out);

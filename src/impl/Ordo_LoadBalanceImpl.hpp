@@ -42,7 +42,9 @@ struct ItemSink {
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
   KOKKOS_INLINE_FUNCTION void y(std::int64_t k, std::int64_t upper, bool) const {
-    const std::int64_t item = upper - 1;
+    // upper is 0 only where the scan does not start at 0 or decreases (unchecked without
+    // ORDO_ENABLE_DEBUG_CHECKS): item 0 then, never index -1.
+    const std::int64_t item = upper > 0 ? upper - 1 : 0;
     store(k, item, k - std::int64_t(scan(item)));
   }
   KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
@@ -69,7 +71,8 @@ struct ExpandStore {
   }
 };
 
-// interval_gather: out(k) = values(starts(item) + rank).
+// interval_gather: out(k) = values(starts(item) + rank). An interval that leaves values (an
+// error under ORDO_ENABLE_DEBUG_CHECKS) reads the nearest element of values instead.
 template <class Starts, class Values, class Out>
 struct GatherStore {
   Starts starts;
@@ -77,7 +80,8 @@ struct GatherStore {
   Out out;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t item,
                                          std::int64_t rank) const {
-    out(k) = values(std::int64_t(starts(item)) + rank);
+    const std::int64_t at = std::int64_t(starts(item)) + rank, last = values.extent(0) - 1;
+    out(k) = values(at < 0 ? 0 : at > last ? last : at);
   }
 };
 
@@ -124,6 +128,44 @@ void check_counts_scan(const char* fn, const ExecSpace& space, const Scan& scan,
     if (std::int64_t(ends[1]) > outputs) {
       fail(fn, "counts_scan(" + std::to_string(m - 1) + ") = " + std::to_string(ends[1]) +
                    " is past the output's end (" + std::to_string(outputs) + ")");
+    }
+  }
+}
+
+// interval_gather's intervals lie inside values: an error for values that are empty while
+// positions are wanted and, with ORDO_ENABLE_DEBUG_CHECKS (it reads starts and the scan), for
+// the first item whose interval [starts(i), starts(i) + count(i)) leaves them.
+template <class Scan, class Starts>
+struct FirstOutsideInterval {
+  Scan scan;
+  Starts starts;
+  std::int64_t outputs, values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& first) const {
+    const std::int64_t m = scan.extent(0);
+    const std::int64_t end = i + 1 < m ? std::int64_t(scan(i + 1)) : outputs;
+    const std::int64_t count = end - std::int64_t(scan(i)), start = std::int64_t(starts(i));
+    if (count > 0 && (start < 0 || start + count > values) && i < first) first = i;
+  }
+};
+
+template <class ExecSpace, class Scan, class Starts>
+void check_intervals(const char* fn, const ExecSpace& space, const Scan& scan, const Starts& starts,
+                     std::int64_t values, std::int64_t outputs) {
+  if (outputs > 0 && values == 0) {
+    fail(fn, "values is empty, but the output has " + std::to_string(outputs) + " elements");
+  }
+  if constexpr (debug_checks) {
+    const std::int64_t m = scan.extent(0);
+    std::int64_t first = m;
+    Kokkos::parallel_reduce(
+        "Ordo::check_intervals",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, m),
+        FirstOutsideInterval<Scan, Starts>{scan, starts, outputs, values},
+        Kokkos::Min<std::int64_t>(first));
+    space.fence("Ordo: check of the intervals");
+    if (first < m) {
+      fail(fn, "item " + std::to_string(first) + "'s interval of values is not inside values (" +
+                   std::to_string(values) + " elements)");
     }
   }
 }

@@ -16,6 +16,7 @@
 //   launch_merge_path_tiles  a tiled kernel over the merge path: partition then tiles, or fused
 //   host_chunk_count     how many merge-path chunks a host backend splits the work into
 //   chunk_begin          where chunk c of them begins
+//   piece_end            a piece's end co-rank held against its start (inputs that are not sorted)
 
 #include <impl/Ordo_Tuning.hpp>
 #include <impl/Ordo_Workspace.hpp>
@@ -251,6 +252,18 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<Index, Index> team_merge_path_ends(
   return {lo[0], lo[1]};
 }
 
+// A piece's end co-rank held inside what the piece may hold: at least `begin` and at most `room`
+// past it. Co-ranks are searched independently for each end of each piece; on sorted input they
+// are monotone and this changes nothing, but on input that is not sorted (or under a comparator
+// that is not a strict weak order) an end may fall before its start or overshoot the piece, and
+// a kernel that trusted it would read and write outside its tile. Every co-rank from merge_path
+// and balanced_path already lies inside its View, so the held one does too (Ordo::merge's
+// documentation: unsorted input gives unspecified output, never an access outside the Views).
+template <class Index>
+KOKKOS_INLINE_FUNCTION Index piece_end(Index end, Index begin, Index room) {
+  return end < begin ? begin : end > begin + room ? begin + room : end;
+}
+
 // The piece of the merge path that tile `id` covers: merge outputs [begin, begin + count)
 // (count <= tile_size), made of A[a0, a1) and B[begin - a0, ...). Fused kernels co-rank both ends
 // with the team; the others read them from the partition kernel's part.
@@ -279,6 +292,7 @@ KOKKOS_INLINE_FUNCTION TileRange tile_range(const Member& member, std::int64_t i
     r.a0 = part(id);
     r.a1 = part(id + 1);
   }
+  r.a1 = piece_end<std::int64_t>(r.a1, r.a0, r.count);
   return r;
 }
 

@@ -70,8 +70,10 @@ template <class Pack, class PermView>
 struct GatherPermuted {
   Pack pack;
   PermView perm;
+  // An entry outside [0, n) (an error under ORDO_ENABLE_DEBUG_CHECKS) leaves position i as it was.
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    pack.gather(i, std::int64_t(perm(i)));
+    const std::int64_t j = std::int64_t(perm(i));
+    if (j >= 0 && j < std::int64_t(perm.extent(0))) pack.gather(i, j);
   }
 };
 

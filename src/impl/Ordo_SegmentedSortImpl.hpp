@@ -216,8 +216,8 @@ void host_radix_sort(std::vector<Rec>& a, std::vector<Rec>& b) {
 }
 
 // One thread a segment: the lane networks up to segment_lane_max records (unstable sorts), then
-// std::sort (std::stable_sort) or, for encoded keys from segment_host_radix_from records on, the
-// radix sort (stable), up to host_grain; the longer ones after, each by the host sort on every
+// host_chunk_sort or, for encoded keys from segment_host_radix_from records on, the radix sort
+// (both stable), up to host_grain; the longer ones after, each by the host sort on every
 // thread.
 template <class Codec, bool Stable, class V, class ExecSpace, class Records, class Offsets>
 void host_segmented_sort(const ExecSpace& space, const Records& records, const Offsets& offsets,
@@ -238,21 +238,17 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
           sort_segment_in_lanes<Tuning::segment_lane_max, 2, Codec, V>(records, lo, n, order);
           return;
         }
-        thread_local std::vector<Rec> buffer;
+        thread_local std::vector<Rec> buffer, spare;
         buffer.resize(n);
         for (std::int64_t i = 0; i < n; ++i) buffer[i] = load_host_record<K, V>(records, lo + i);
-        const HostRecordLess<typename Codec::Less> record_less{less};
         bool radix = false;
         if constexpr (Codec::encoded) radix = n >= Tuning::segment_host_radix_from;
         if (radix) {
-          if constexpr (Codec::encoded) {
-            thread_local std::vector<Rec> spare;
-            host_radix_sort<K>(buffer, spare);  // stable
-          }
-        } else if (Stable) {
-          std::stable_sort(buffer.begin(), buffer.end(), record_less);
+          if constexpr (Codec::encoded) host_radix_sort<K>(buffer, spare);  // stable
         } else {
-          std::sort(buffer.begin(), buffer.end(), record_less);
+          spare.resize(n);
+          host_chunk_sort(buffer.data(), buffer.data() + n, spare.data(),
+                          HostRecordLess<typename Codec::Less>{less});
         }
         for (std::int64_t i = 0; i < n; ++i) store_host_record<V>(records, lo + i, buffer[i]);
       });
@@ -263,7 +259,7 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
     if (n <= Tuning::host_grain) continue;
     using At = Ends<EndAt<decltype(records.keys)>, EndAt<decltype(records.values)>>;
     const At at{{records.keys, lo}, {records.values, lo}};
-    host_sort<ExecSpace, K, V>(space, n, at, at, less, Stable);
+    host_sort<ExecSpace, K, V>(space, n, at, at, less);
   }
 }
 
@@ -320,7 +316,18 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
   using Bins = SegmentBins<Tuning>;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t segments = std::int64_t(offsets.extent(0)) - 1;
-  if (segments == 0) return;
+  if (segments == 0) {
+    // Nothing to sort, but the one offset must still lie inside keys, as every offset must.
+    using Pair = Kokkos::pair<std::int64_t, std::int64_t>;
+    const auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{},
+                                                           Kokkos::subview(offsets, Pair(0, 1)));
+    const std::int64_t at = std::int64_t(first(0));
+    const std::string what = "offsets(0) = " + std::to_string(at);
+    if (at < 0) fail(fn, what + ": an offset is negative");
+    if (at > n)
+      fail(fn, what + " is past the end of keys, which has " + std::to_string(n) + " elements");
+    return;
+  }
   const auto census = segment_census<Bins, Tuning::segment_list_team>(fn, space, offsets, n);
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
@@ -418,7 +425,7 @@ void segmented_sort_by_key(const char* fn, const ExecSpace& space, const KeyView
                                       options);
 }
 
-// Host backends sort records that carry the values (std::stable_sort); device backends sort
+// Host backends sort records that carry the values (host_chunk_sort); device backends sort
 // the input positions with the keys, then gather the values by them.
 template <class ExecSpace, class KeyView, class ValueView, class Offsets, class Comp>
 void stable_segmented_sort_by_key(const char* fn, const ExecSpace& space, const KeyView& keys,

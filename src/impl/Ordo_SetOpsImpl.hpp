@@ -119,7 +119,9 @@ struct SetTiles {
 
     const std::int64_t id = team_ticket(member, words, tiles);
     const std::int64_t a0 = cuts(2 * id), b0 = cuts(2 * id + 1);
-    const int na = int(cuts(2 * id + 2) - a0), nb = int(cuts(2 * id + 3) - b0);
+    const std::int64_t a1 = piece_end<std::int64_t>(cuts(2 * id + 2), a0, tile_size);
+    const int na = int(a1 - a0);
+    const int nb = int(piece_end<std::int64_t>(cuts(2 * id + 3), b0, tile_size - na) - b0);
     const int count = na + nb;
     tile_load<VT>(member, a, a0, na, b, b0, nb, keys);
     member.team_barrier();
@@ -152,14 +154,16 @@ struct SetTiles {
     }
     const int mine = Kokkos::popcount(emitted);
     int pos = member.team_scan(mine);
+    // (The threads' pieces hold at most count outputs together, unless the input is not sorted:
+    // then only the first count are kept.)
     ORDO_UNROLL
     for (int k = 0; k < VT + 1; ++k) {
-      if (emitted & (1u << k)) slots(pos++) = src[k];
+      if ((emitted & (1u << k)) && pos < count) slots(pos++) = src[k];
     }
     // The last thread's end is the tile's count.
     if (t == nt - 1) split(2 * nt + 2) = pos;
     member.team_barrier();
-    const int kept = split(2 * nt + 2);
+    const int kept = split(2 * nt + 2) < count ? split(2 * nt + 2) : count;
     const std::int64_t prefix = team_look_back<Window>(member, words, id, kept);
     if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
 

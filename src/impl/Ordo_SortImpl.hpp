@@ -7,8 +7,8 @@
 //   device_sort   the block kernel, streaming merge levels (Ordo_SortBlocksImpl.hpp), then
 //                 merge passes (Ordo_SortMergePassImpl.hpp) between two workspace buffers; the
 //                 last kernel writes the caller's Views
-//   host_sort     host backends (Ordo::sort::host::*): the standard library sorts one chunk per
-//                 thread, then merge-path merges of chunk pairs use every thread
+//   host_sort     host backends (Ordo::sort::host::*): a merge sort of one chunk per thread
+//                 (stable), then merge-path merges of chunk pairs use every thread
 //   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
 //                 (Ordo_SortRadixImpl.hpp)
 //   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
@@ -145,6 +145,36 @@ struct HostRecordLess {
   }
 };
 
+// The host backends' sort of [first, last) (stable): insertion sorts of runs of 16, then merges
+// back and forth between the range and `spare` (as long), ending in the range. Unlike std::sort,
+// whose unguarded loops walk past its range under a comparator such as `<=`, every loop here is
+// bounded by the range, whatever the comparator answers.
+template <class Rec, class Less>
+void host_chunk_sort(Rec* first, Rec* last, Rec* spare, const Less& less) {
+  const std::ptrdiff_t n = last - first;
+  constexpr std::ptrdiff_t run = 16;
+  for (std::ptrdiff_t lo = 0; lo < n; lo += run) {
+    const std::ptrdiff_t hi = std::min(n, lo + run);
+    for (std::ptrdiff_t i = lo + 1; i < hi; ++i) {
+      const Rec x = first[i];
+      std::ptrdiff_t j = i;
+      for (; j > lo && less(x, first[j - 1]); --j) first[j] = first[j - 1];
+      first[j] = x;
+    }
+  }
+  Rec* from = first;
+  Rec* to = spare;
+  for (std::ptrdiff_t width = run; width < n; width *= 2) {
+    for (std::ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
+      const std::ptrdiff_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
+      // (std::merge takes the second range's element only when it orders strictly first.)
+      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo, less);
+    }
+    std::swap(from, to);
+  }
+  if (from != first) std::copy(from, from + n, first);
+}
+
 // Record i of a source as a host record, and a host record to position i of a sink.
 template <class K, class V, class Source>
 HostRecordOf<K, V> load_host_record(const Source& source, std::int64_t i) {
@@ -167,7 +197,7 @@ void store_host_record(const Sink& sink, std::int64_t i, const Rec& r) {
 
 template <class ExecSpace, class K, class V, class Source, class Sink, class Less>
 void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
-               const Less& key_less, bool stable) {
+               const Less& key_less) {
   using Rec = HostRecordOf<K, V>;
   using Buf = SortBuffer<ExecSpace, Rec>;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
@@ -182,13 +212,8 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
   while (chunks < threads && n / (2 * chunks) >= Tuning::host_grain) chunks *= 2;
   const std::int64_t width = (n + chunks - 1) / chunks;
   Kokkos::parallel_for("Ordo::sort::host::chunks", Range(space, 0, chunks), [=](std::int64_t c) {
-    Rec* lo = a.data() + std::min(n, c * width);
-    Rec* hi = a.data() + std::min(n, (c + 1) * width);
-    if (stable) {
-      std::stable_sort(lo, hi, less);
-    } else {
-      std::sort(lo, hi, less);
-    }
+    const std::int64_t lo = std::min(n, c * width), hi = std::min(n, (c + 1) * width);
+    host_chunk_sort(a.data() + lo, a.data() + hi, b.data() + lo, less);
   });
   for (std::int64_t run = width; run < n; run *= 2) {
     const std::int64_t pairs = (n + 2 * run - 1) / (2 * run);
@@ -267,7 +292,7 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
-      host_sort<ExecSpace, K, V>(space, n, source, sink, less, Stable);
+      host_sort<ExecSpace, K, V>(space, n, source, sink, less);
       return;
     }
   }
@@ -365,8 +390,7 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
   } else if constexpr (is_host_space_v<ExecSpace>) {
     // The host sort is stable on records that carry the values themselves, whatever the path
     // (the portable network breaks ties by the values, which are positions only on devices).
-    if (n > 0)
-      host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, C::less_of(comp), true);
+    if (n > 0) host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, C::less_of(comp));
   } else {
     const auto perm = workspace<std::uint32_t>(space, n, WorkspaceSlot::sort_permutation);
     stable_permutation(space, keys, perm, CodecKeys<C, KeyView>{keys}, comp, options);

@@ -155,6 +155,7 @@ struct SortMergeTiles {
       a_lo = part(member.league_rank());
       a_hi = p.last ? p.len[0] : part(member.league_rank() + 1);
     }
+    a_hi = piece_end<std::int64_t>(a_hi, a_lo, count);
     const int na = int(a_hi - a_lo), nb = count - na;
     const std::int64_t a_first = p.a0 + a_lo, b_first = p.a0 + run + (diag - a_lo);
     KeyTile tile(member.team_scratch(0), shape.tile + 1);

@@ -107,13 +107,17 @@ struct SearchTiles {
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int halo = 3;  // preceding X, trailing X, trailing Y
+  // The walk without range checks reads up to VT elements past where a thread starts; on sorted
+  // input it stays inside the loaded ranges, on any other input these slots keep it inside the
+  // tile's scratch.
+  static constexpr int slack = VT;
   static constexpr int team_size = SearchTuning<ExecSpace, sizeof(Key)>::team_size;
   static constexpr int min_teams = SearchTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams;
   // The scratch a team takes for tiles of `count` steps: `buffers` tiles of keys with their halo,
   // the results, and the pipeline's slot.
   static constexpr std::size_t scratch_of(int count, int buffers) {
-    return buffers * sizeof(Key) * tile_slots<Key>(count + halo) + 16 + sizeof(int) * count + 16 +
-           (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
+    return buffers * sizeof(Key) * tile_slots<Key>(count + halo + slack) + 16 +
+           sizeof(int) * count + 16 + (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
   }
   // Pipelined where two tiles of keys and the results fit a team's scratch.
   static constexpr bool pipelined =
@@ -155,7 +159,7 @@ struct SearchTiles {
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int slots = tile_slots<Key>(member.team_size() * VT + halo);
+    const int slots = tile_slots<Key>(member.team_size() * VT + halo + slack);
     const KeyTile tiles(member.team_scratch(0), buffers * slots);
     const IndexTile results(member.team_scratch(0), member.team_size() * VT);
     auto tile_of = [&](int buffer) { return KeyTile(tiles.data() + buffer * slots, slots); };
@@ -219,7 +223,10 @@ struct SearchTiles {
           if constexpr (Sink::want_x) slots(xo) = res[k];
           ++xo;
         } else {
-          if constexpr (Sink::want_y) slots(yo) = res[k];
+          // (yo < count unless the input is not sorted.)
+          if constexpr (Sink::want_y) {
+            if (yo < count) slots(yo) = res[k];
+          }
           ++yo;
         }
       }
@@ -235,12 +242,14 @@ struct SearchTiles {
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(member, Sink::want_x ? 0 : nx, Sink::want_y ? count : nx),
         [&](int i) {
-          const int r = slots(i);
+          // Bounds inside the tile's ranges whatever the input (a walk over input that is not
+          // sorted may step past them).
+          const int r = slots(i), at = r & index_mask;
           const bool match = r & search_match_bit;
           if (i < nx) {
-            sink.x(x0 + i, y0 + (r & index_mask), match);
+            sink.x(x0 + i, y0 + (at < ny ? at : ny), match);
           } else {
-            sink.y(y0 + (i - nx), x0 + (r & index_mask), match);
+            sink.y(y0 + (i - nx), x0 + (at < nx ? at : nx), match);
           }
         });
   }

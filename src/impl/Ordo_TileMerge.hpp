@@ -58,7 +58,8 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
   const std::int64_t d0 = chunk_begin(total, chunks, c), d1 = chunk_begin(total, chunks, c + 1);
   const std::int64_t i0 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
-  const std::int64_t i1 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp);
+  const std::int64_t i1 =
+      piece_end(merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp), i0, d1 - d0);
   serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
 }
 

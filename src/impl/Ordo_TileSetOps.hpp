@@ -88,8 +88,12 @@ KOKKOS_INLINE_FUNCTION void set_piece(const AView& a, const BView& b, std::int64
   auto cut = [&](std::int64_t p) {
     return balanced_path<std::int64_t>(a, 0, m, b, 0, n, chunk_begin(total, pieces, p), comp);
   };
+  // A piece holds its diagonals and at most one element of a cut.
+  const std::int64_t room = chunk_begin(total, pieces, c + 1) - chunk_begin(total, pieces, c) + 1;
   const auto first = cut(c), last = cut(c + 1);
-  set_walk<Op>(a, first.first, last.first, b, first.second, last.second, comp, emit);
+  const std::int64_t a_end = piece_end(last.first, first.first, room);
+  const std::int64_t b_end = piece_end(last.second, first.second, room - (a_end - first.first));
+  set_walk<Op>(a, first.first, a_end, b, first.second, b_end, comp, emit);
 }
 
 // Team-level intersection (set_intersection_team): each thread walks one piece twice, to count

@@ -3,10 +3,14 @@
 #define ORDO_IMPL_WORKSPACE_HPP
 
 // Device-level algorithms that need temporary storage (the merge-path partition of large inputs)
-// take it from a grow-only buffer kept per execution space instance (per instance_key), so that
-// repeated calls do not allocate. Work on one instance is ordered by that instance, which makes
-// reuse safe; a call that needs more than the buffer holds replaces it (one allocation). Buffers
-// are released before Kokkos::finalize, or by Ordo::release_workspaces().
+// take it from a grow-only buffer kept per execution space instance (per instance_key) and per
+// host thread, so that repeated calls do not allocate. Work on one instance is ordered by that
+// instance, which makes reuse by one host thread safe; two host threads calling Ordo on one
+// instance at once use buffers of their own (their launches interleave on the instance, so a
+// shared buffer would be overwritten between one call's kernels). A call that needs more than the
+// buffer holds fences the instance (the earlier calls that use the buffer may still run on it),
+// then replaces the buffer (one allocation). Buffers are released before Kokkos::finalize, or by
+// Ordo::release_workspaces().
 
 #include <Kokkos_Core.hpp>
 
@@ -17,6 +21,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -26,7 +32,8 @@ namespace Impl {
 template <class MemorySpace>
 struct WorkspaceRegistry {
   std::mutex mutex;
-  std::map<std::pair<std::uintptr_t, int>, Kokkos::View<std::byte*, MemorySpace>> buffers;
+  std::map<std::tuple<std::uintptr_t, std::thread::id, int>, Kokkos::View<std::byte*, MemorySpace>>
+      buffers;
   bool hook_installed = false;
 
   static WorkspaceRegistry& get() {
@@ -101,8 +108,9 @@ std::uintptr_t instance_key(const ExecSpace& space) {
   }
 }
 
-// At least `count` elements of T in the workspace slot of `space`, valid until the next call on
-// the same instance that asks that slot for more.
+// At least `count` elements of T in the workspace slot of `space` and the calling host thread,
+// valid until the next call on the same instance from the same thread that asks that slot for
+// more.
 // (MemorySpace: where the slot lies; by default the execution space's memory.)
 template <class T, class ExecSpace, class MemorySpace = typename ExecSpace::memory_space>
 using WorkspaceView = Kokkos::View<T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -111,7 +119,8 @@ template <class T, class ExecSpace, class MemorySpace = typename ExecSpace::memo
 WorkspaceView<T, ExecSpace, MemorySpace> workspace(const ExecSpace& space, std::size_t count,
                                                    WorkspaceSlot slot = WorkspaceSlot::partition) {
   auto& registry = WorkspaceRegistry<MemorySpace>::get();
-  const std::pair<std::uintptr_t, int> key{instance_key(space), int(slot)};
+  const std::tuple<std::uintptr_t, std::thread::id, int> key{instance_key(space),
+                                                             std::this_thread::get_id(), int(slot)};
   const std::size_t bytes = count * sizeof(T) + alignof(std::max_align_t);
   std::lock_guard<std::mutex> lock(registry.mutex);
   if (!registry.hook_installed) {
@@ -120,6 +129,7 @@ WorkspaceView<T, ExecSpace, MemorySpace> workspace(const ExecSpace& space, std::
   }
   auto& buffer = registry.buffers[key];
   if (buffer.extent(0) < bytes) {
+    if (buffer.extent(0) > 0) space.fence("Ordo::workspace: fence before the buffer grows");
     buffer = Kokkos::View<std::byte*, MemorySpace>();
     try {
       buffer = Kokkos::View<std::byte*, MemorySpace>(
