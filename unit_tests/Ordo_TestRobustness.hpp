@@ -99,13 +99,16 @@ void expect_indices(const std::vector<T>& out, std::int64_t lo, std::int64_t hi,
 }
 
 // Runs a call on input it cannot check: it may throw std::invalid_argument where debug checks
-// are on (unsorted input), never without them.
+// are on (unsorted input), never without them, except where `sized` (a join's output, whose size
+// on such input may differ from what join_size counted: the documented error for outputs too
+// short, thrown before anything is written).
 template <class F>
-void run_unchecked(F&& f) {
+void run_unchecked(F&& f, bool sized = false) {
   try {
     f();
   } catch (const std::invalid_argument& e) {
-    if (!debug_checks) ADD_FAILURE() << "threw without debug checks: " << e.what();
+    const bool too_short = sized && std::string(e.what()).find(", needs ") != std::string::npos;
+    if (!debug_checks && !too_short) ADD_FAILURE() << "threw without debug checks: " << e.what();
   }
   ExecSpace().fence();
 }
@@ -332,22 +335,24 @@ inline void robust_joins(const Keys& a, const Keys& b, AnyOrder comp) {
     run_unchecked([&] { size = Ordo::join_size(space, kind, ga.view, gb.view, comp); });
     if (size <= 0 || size > (std::int64_t(1) << 24)) continue;
     Guarded<std::int64_t> ao(std::size_t(size), 1), bo(std::size_t(size), 0);
-    run_unchecked([&] {
-      switch (kind) {
-        case Ordo::JoinKind::inner:
-          Ordo::inner_join(space, ga.view, gb.view, ao.view, bo.view, comp);
-          break;
-        case Ordo::JoinKind::left:
-          Ordo::left_join(space, ga.view, gb.view, ao.view, bo.view, comp);
-          break;
-        case Ordo::JoinKind::right:
-          Ordo::right_join(space, ga.view, gb.view, ao.view, bo.view, comp);
-          break;
-        case Ordo::JoinKind::full:
-          Ordo::full_outer_join(space, ga.view, gb.view, ao.view, bo.view, comp);
-          break;
-      }
-    });
+    run_unchecked(
+        [&] {
+          switch (kind) {
+            case Ordo::JoinKind::inner:
+              Ordo::inner_join(space, ga.view, gb.view, ao.view, bo.view, comp);
+              break;
+            case Ordo::JoinKind::left:
+              Ordo::left_join(space, ga.view, gb.view, ao.view, bo.view, comp);
+              break;
+            case Ordo::JoinKind::right:
+              Ordo::right_join(space, ga.view, gb.view, ao.view, bo.view, comp);
+              break;
+            case Ordo::JoinKind::full:
+              Ordo::full_outer_join(space, ga.view, gb.view, ao.view, bo.view, comp);
+              break;
+          }
+        },
+        true);
     expect_indices(ao.elements(), -1, std::int64_t(a.size()) - 1, "a_out");
     expect_indices(bo.elements(), -1, std::int64_t(b.size()) - 1, "b_out");
   }

@@ -61,7 +61,7 @@ struct JoinCountSink {
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool matched) const {
     lower(i) = bound;
-    if (!matched) {
+    if (!matched || bound >= std::int64_t(s.extent(0))) {
       count(i) = 0;
       return;
     }

@@ -193,7 +193,7 @@ struct SearchTiles {
                             TileLayout at, const IndexTile& slots) const {
     const int t = member.team_rank();
     const int count = r.range.count, nx = r.nx, ny = r.ny;
-    const std::int64_t x0 = r.x0, y0 = r.y0;
+    const std::int64_t x0 = r.x0, y0 = r.y0, n = y.extent(0);
     const bool right_x = r.right_x, right_y = r.right_y;
     const int left = r.left;
     const int xs = at.a_at + left, x_end = at.a_at + r.x_count, ys = at.b_at,
@@ -242,14 +242,16 @@ struct SearchTiles {
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(member, Sink::want_x ? 0 : nx, Sink::want_y ? count : nx),
         [&](int i) {
-          // Bounds inside the tile's ranges whatever the input (a walk over input that is not
-          // sorted may step past them).
+          // Bounds inside the tile's ranges, and no match without an element to match, whatever
+          // the input (a walk over input that is not sorted may step past its ranges).
           const int r = slots(i), at = r & index_mask;
           const bool match = r & search_match_bit;
           if (i < nx) {
-            sink.x(x0 + i, y0 + (at < ny ? at : ny), match);
+            const std::int64_t bound = y0 + (at < ny ? at : ny);
+            sink.x(x0 + i, bound, match && bound < n);
           } else {
-            sink.y(y0 + (i - nx), x0 + (at < nx ? at : nx), match);
+            const std::int64_t bound = x0 + (at < nx ? at : nx);
+            sink.y(y0 + (i - nx), bound, match && bound > 0);
           }
         });
   }
