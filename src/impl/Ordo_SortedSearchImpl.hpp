@@ -114,10 +114,11 @@ struct SearchTiles {
   static constexpr int team_size = SearchTuning<ExecSpace, sizeof(Key)>::team_size;
   static constexpr int min_teams = SearchTuning<ExecSpace, sizeof(Key)>::pipeline_min_teams;
   // The scratch a team takes for tiles of `count` steps: `buffers` tiles of keys with their halo,
-  // the results, and the pipeline's slot.
+  // the results with slack (a thread's Y results start at its co-rank, below count, and a walk
+  // over input that is not sorted may take all its VT steps in Y), and the pipeline's slot.
   static constexpr std::size_t scratch_of(int count, int buffers) {
     return buffers * sizeof(Key) * tile_slots<Key>(count + halo + slack) + 16 +
-           sizeof(int) * count + 16 + (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
+           sizeof(int) * (count + slack) + 16 + (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
   }
   // Pipelined where two tiles of keys and the results fit a team's scratch.
   static constexpr bool pipelined =
@@ -161,7 +162,7 @@ struct SearchTiles {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const int slots = tile_slots<Key>(member.team_size() * VT + halo + slack);
     const KeyTile tiles(member.team_scratch(0), buffers * slots);
-    const IndexTile results(member.team_scratch(0), member.team_size() * VT);
+    const IndexTile results(member.team_scratch(0), member.team_size() * VT + slack);
     auto tile_of = [&](int buffer) { return KeyTile(tiles.data() + buffer * slots, slots); };
     if constexpr (!pipelined) {
       const Ranges r = ranges(member, member.league_rank());
@@ -188,7 +189,7 @@ struct SearchTiles {
   }
 
   // The walk of a tile whose X range (with its halo) sits in keys from at.a_at on and its Y range
-  // from at.b_at on; slots: team_size * VT results.
+  // from at.b_at on; slots: team_size * VT results and slack.
   KOKKOS_FUNCTION void walk(const Member& member, const Ranges& r, const KeyTile& keys,
                             TileLayout at, const IndexTile& slots) const {
     const int t = member.team_rank();
@@ -223,10 +224,7 @@ struct SearchTiles {
           if constexpr (Sink::want_x) slots(xo) = res[k];
           ++xo;
         } else {
-          // (yo < count unless the input is not sorted.)
-          if constexpr (Sink::want_y) {
-            if (yo < count) slots(yo) = res[k];
-          }
+          if constexpr (Sink::want_y) slots(yo) = res[k];
           ++yo;
         }
       }
