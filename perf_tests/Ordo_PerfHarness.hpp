@@ -37,6 +37,10 @@ using MemorySpace = ExecSpace::memory_space;
 inline constexpr bool on_host =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+// The commit this binary was built from, "-dirty" where its tracked files differed
+// (Ordo_PerfBuild.cpp, stamped at build time).
+const char* build_commit();
+
 // Options every primitive takes.
 struct Options {
   std::string log2n = "";  // first:last[:step]; empty: the primitive's default
@@ -176,10 +180,14 @@ class Report {
     std::string device = "host (" + std::to_string(ExecSpace().concurrency()) + " threads)";
 #if defined(KOKKOS_ENABLE_CUDA)
     cudaDeviceProp prop{};
-    int id = 0;
+    int id = 0, sm_khz = 0, memory_khz = 0;
     cudaGetDevice(&id);
     cudaGetDeviceProperties(&prop, id);
-    device = std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs";
+    cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, id);
+    cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, id);
+    device = std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) +
+             " SMs, peak clocks " + std::to_string(sm_khz / 1000) + " MHz (SM) / " +
+             std::to_string(memory_khz / 1000) + " MHz (memory)";
 #endif
     // The vendor sort Ordo's dispatch may take (CMake's Ordo_ENABLE_CUB in CUDA builds).
     const char* vendor = Ordo::Impl::vendor_sort_available_v<ExecSpace> ? "cub" : "none";
@@ -188,13 +196,13 @@ class Report {
                                std::to_string(KOKKOS_VERSION % 100);
     if (sink.format == "jsonl") {
       out << "{\"record\":\"context\",\"ordo_version\":\"" << ORDO_VERSION_STRING
-          << "\",\"ordo_commit\":\"" << ORDO_GIT_HASH << "\",\"kokkos_version\":\"" << kokkos
+          << "\",\"ordo_commit\":\"" << build_commit() << "\",\"kokkos_version\":\"" << kokkos
           << "\",\"execution_space\":\"" << ExecSpace::name()
           << "\",\"concurrency\":" << ExecSpace().concurrency() << ",\"device\":\"" << device
           << "\",\"cplusplus\":" << __cplusplus << ",\"vendor_sort\":\"" << vendor << "\"}\n";
     } else {
       out << (sink.format == "csv" ? "# " : "") << "Ordo " << ORDO_VERSION_STRING << " ("
-          << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", execution space " << ExecSpace::name()
+          << build_commit() << "), Kokkos " << kokkos << ", execution space " << ExecSpace::name()
           << " (" << ExecSpace().concurrency() << "), device: " << device << ", C++ " << __cplusplus
           << ", vendor sort: " << vendor << "\n";
     }

@@ -6,6 +6,7 @@
 
 #include <Ordo_Comparators.hpp>
 #include <Ordo_Config.hpp>
+#include <Ordo_Configuration.hpp>
 #include <Ordo_CopyIf.hpp>
 #include <Ordo_Join.hpp>
 #include <Ordo_LoadBalance.hpp>

@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -161,6 +163,32 @@ TEST(Workspace, GrowthWhileEarlierCallsRun) {
     EXPECT_EQ(to_host(keys[k]), expect) << "sort " << k;
     EXPECT_EQ(to_host(merged[k]), expect) << "merge " << k;
   }
+}
+
+TEST(Workspace, BytesHeldAndConfiguration) {
+  Ordo::release_workspaces<MemorySpace>();
+  EXPECT_EQ(Ordo::workspace_bytes<MemorySpace>(), 0u);
+  const ExecSpace space;
+  const auto buffer = Ordo::Impl::workspace<std::int64_t>(space, 1000);
+  const std::size_t held = Ordo::workspace_bytes<MemorySpace>();
+  EXPECT_GE(held, 1000 * sizeof(std::int64_t));
+  EXPECT_EQ(buffer.extent(0), 1000u);
+
+  std::ostringstream out;
+  Ordo::print_configuration(out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find(std::string("Ordo ") + ORDO_VERSION_STRING), std::string::npos) << text;
+  EXPECT_NE(text.find(ORDO_GIT_HASH), std::string::npos) << text;
+  EXPECT_NE(text.find(std::string(" ") + ExecSpace::name()), std::string::npos) << text;
+  EXPECT_NE(text.find(std::to_string(held) + " "), std::string::npos) << text;
+  EXPECT_NE(text.find("debug checks: on"), std::string::npos) << text;  // the unit tests' setting
+  // ORDO_VERSION orders like the version string's numbers.
+  unsigned major = 0, minor = 0, patch = 0;
+  ASSERT_EQ(std::sscanf(ORDO_VERSION_STRING, "%u.%u.%u", &major, &minor, &patch), 3);
+  EXPECT_EQ(ORDO_VERSION, int(major * 10000 + minor * 100 + patch));
+
+  Ordo::release_workspaces<MemorySpace>();
+  EXPECT_EQ(Ordo::workspace_bytes<MemorySpace>(), 0u);
 }
 
 // Keys of 32 bytes ordered by their first word, so that the workspace of a sort of 2^32 - 2 of

@@ -44,6 +44,12 @@ struct WorkspaceRegistry {
     std::lock_guard<std::mutex> lock(mutex);
     buffers.clear();
   }
+  std::size_t bytes() {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::size_t total = 0;
+    for (const auto& entry : buffers) total += entry.second.extent(0);
+    return total;
+  }
 };
 
 // The independent buffers one call may hold at once.
@@ -185,6 +191,13 @@ std::array<std::int64_t, sizeof...(Scalars)> read_back_scalars(const ExecSpace& 
 template <class MemorySpace>
 void release_workspaces() {
   Impl::WorkspaceRegistry<MemorySpace>::get().clear();
+}
+
+/// The bytes of workspace Ordo holds in MemorySpace, over every execution space instance and host
+/// thread (what release_workspaces<MemorySpace>() would free).
+template <class MemorySpace>
+std::size_t workspace_bytes() {
+  return Impl::WorkspaceRegistry<MemorySpace>::get().bytes();
 }
 
 }  // namespace Ordo

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_CONFIGURATION_HPP
+#define ORDO_CONFIGURATION_HPP
+
+// Ordo::print_configuration: what this build of Ordo is and holds.
+
+#include <Ordo_Config.hpp>
+#include <Ordo_Version.hpp>
+#include <impl/Ordo_Workspace.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <ostream>
+#include <string>
+#include <type_traits>
+
+namespace Ordo {
+
+/// Writes Ordo's version and commit, the Kokkos it was compiled against and its enabled backends,
+/// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, CUB's radix sort),
+/// whether debug checks are on, and the workspace bytes Ordo holds now in the default memory
+/// space and in pinned host memory. Call it between Kokkos::initialize and Kokkos::finalize.
+inline void print_configuration(std::ostream& out) {
+  auto on = [](bool b) { return b ? "on" : "off"; };
+  out << "Ordo " << ORDO_VERSION_STRING << " (commit " << ORDO_GIT_HASH << ")\n";
+  out << "  Kokkos " << KOKKOS_VERSION / 10000 << '.' << KOKKOS_VERSION / 100 % 100 << '.'
+      << KOKKOS_VERSION % 100 << ", backends:";
+#if defined(KOKKOS_ENABLE_SERIAL)
+  out << " Serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  out << " OpenMP";
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  out << " Threads";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  out << " Cuda";
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  out << " HIP";
+#endif
+#if defined(KOKKOS_ENABLE_SYCL)
+  out << " SYCL";
+#endif
+  out << " (default " << Kokkos::DefaultExecutionSpace::name() << ")\n";
+  bool cuda = false, specializations = false, cub = false, checks = false;
+#if defined(KOKKOS_ENABLE_CUDA)
+  cuda = true;
+#endif
+#if defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+  specializations = cuda;
+#endif
+#if defined(ORDO_ENABLE_CUB)
+  cub = cuda;
+#endif
+#if defined(ORDO_ENABLE_DEBUG_CHECKS)
+  checks = true;
+#endif
+  out << "  CUDA warp-shuffle specializations: " << on(specializations) << '\n';
+  out << "  vendor sort (cub::DeviceRadixSort): " << on(cub) << '\n';
+  out << "  debug checks: " << on(checks) << '\n';
+  using Device = Kokkos::DefaultExecutionSpace::memory_space;
+  out << "  workspace held: " << workspace_bytes<Device>() << " bytes in " << Device::name();
+  if constexpr (!std::is_same_v<Device, Kokkos::HostSpace>) {
+    out << ", " << workspace_bytes<Kokkos::HostSpace>() << " in " << Kokkos::HostSpace::name();
+  }
+  out << ", " << workspace_bytes<Kokkos::SharedHostPinnedSpace>() << " in pinned host memory\n";
+}
+
+}  // namespace Ordo
+
+#endif
