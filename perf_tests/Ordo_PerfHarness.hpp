@@ -178,16 +178,15 @@ class Report {
   static void context(Sink& sink) {
     std::ostream& out = *sink.out;
     std::string device = "host (" + std::to_string(ExecSpace().concurrency()) + " threads)";
+    int sm_khz = 0, memory_khz = 0;  // the GPU's peak clocks (0 on host backends)
 #if defined(KOKKOS_ENABLE_CUDA)
     cudaDeviceProp prop{};
-    int id = 0, sm_khz = 0, memory_khz = 0;
+    int id = 0;
     cudaGetDevice(&id);
     cudaGetDeviceProperties(&prop, id);
     cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, id);
     cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, id);
-    device = std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) +
-             " SMs, peak clocks " + std::to_string(sm_khz / 1000) + " MHz (SM) / " +
-             std::to_string(memory_khz / 1000) + " MHz (memory)";
+    device = std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs";
 #endif
     // The vendor sort Ordo's dispatch may take (CMake's Ordo_ENABLE_CUB in CUDA builds).
     const char* vendor = Ordo::Impl::vendor_sort_available_v<ExecSpace> ? "cub" : "none";
@@ -199,12 +198,17 @@ class Report {
           << "\",\"ordo_commit\":\"" << build_commit() << "\",\"kokkos_version\":\"" << kokkos
           << "\",\"execution_space\":\"" << ExecSpace::name()
           << "\",\"concurrency\":" << ExecSpace().concurrency() << ",\"device\":\"" << device
-          << "\",\"cplusplus\":" << __cplusplus << ",\"vendor_sort\":\"" << vendor << "\"}\n";
+          << "\",\"sm_clock_mhz\":" << sm_khz / 1000
+          << ",\"memory_clock_mhz\":" << memory_khz / 1000 << ",\"cplusplus\":" << __cplusplus
+          << ",\"vendor_sort\":\"" << vendor << "\"}\n";
     } else {
       out << (sink.format == "csv" ? "# " : "") << "Ordo " << ORDO_VERSION_STRING << " ("
           << build_commit() << "), Kokkos " << kokkos << ", execution space " << ExecSpace::name()
-          << " (" << ExecSpace().concurrency() << "), device: " << device << ", C++ " << __cplusplus
-          << ", vendor sort: " << vendor << "\n";
+          << " (" << ExecSpace().concurrency() << "), device: " << device;
+      if (sm_khz > 0) {
+        out << " (peak clocks " << sm_khz / 1000 << " / " << memory_khz / 1000 << " MHz)";
+      }
+      out << ", C++ " << __cplusplus << ", vendor sort: " << vendor << "\n";
     }
     out.flush();
   }

@@ -2,7 +2,7 @@
 #ifndef ORDO_COPYIF_HPP
 #define ORDO_COPYIF_HPP
 
-// Stream compaction (seed 002): the elements of a View that a predicate (or a flag) selects,
+// Stream compaction: the elements of a View that a predicate (or a flag) selects,
 // copied densely and in input order.
 
 #include <impl/Ordo_Checks.hpp>
@@ -57,7 +57,7 @@ std::int64_t copy_if(const InView& in, const OutView& out, const Pred& pred) {
 
 /// Unordered compaction: the same elements as copy_if, in any order (the order may differ from
 /// run to run), for when order does not matter; one launch, one atomic per tile instead of the
-/// look-back (on CUDA, seed 002's ballots and aggregated atomics). Returns the count; errors as
+/// look-back (on CUDA, warp ballots and aggregated atomics). Returns the count; errors as
 /// copy_if.
 /// Synchronization: fences `space`.
 template <class ExecSpace, class InView, class OutView, class Pred,

@@ -2,7 +2,7 @@
 #ifndef ORDO_RETRIEVEALL_HPP
 #define ORDO_RETRIEVEALL_HPP
 
-// Hash-map export (seed 002's retrieve_all): every entry of a Kokkos::UnorderedMap copied densely
+// Hash-map export: every entry of a Kokkos::UnorderedMap copied densely
 // into Views, by compaction of the map's slots (Ordo_CopyIf.hpp).
 
 #include <impl/Ordo_RetrieveAllImpl.hpp>

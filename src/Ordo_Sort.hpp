@@ -3,7 +3,7 @@
 #define ORDO_SORT_HPP
 
 // sort, sort_by_key, stable_sort_by_key, sort_permutation, apply_permutation, and the team-level
-// sorts for users' kernels (seed 003, HotSort, with merge-path merges for long runs).
+// sorts for users' kernels (HotSort's slab network, with merge-path merges for long runs).
 
 #include <Ordo_Comparators.hpp>
 #include <impl/Ordo_Checks.hpp>

@@ -2,7 +2,7 @@
 #ifndef ORDO_SORTEDSEARCH_HPP
 #define ORDO_SORTEDSEARCH_HPP
 
-// Vectorized sorted search (seed 000): bounds of sorted needles in a sorted haystack in one
+// Vectorized sorted search (moderngpu's): bounds of sorted needles in a sorted haystack in one
 // merge-like pass, the complete search (both directions, match flags, match counts), equality
 // counts, and binary searches for needles in any order.
 
@@ -36,7 +36,7 @@ void sorted_search(const ExecSpace& space, const AView& a, const BView& b, const
   Impl::index_search(space, a, b, a_index, bounds, comp);
 }
 
-/// The complete search (seed 000). With Bounds::lower: a_index = lower bounds of A into B and
+/// The complete search. With Bounds::lower: a_index = lower bounds of A into B and
 /// b_index = upper bounds of B into A; with Bounds::upper the reverse. a_match[i] = 1 when b holds
 /// an element equal to a[i] (equal: neither orders before the other), b_match likewise. Writes
 /// {matches of A, matches of B} to counts(0), counts(1).
@@ -97,7 +97,7 @@ MatchCounts sorted_search(const AView& a, const BView& b,
 }
 
 /// counts[i] = how many elements of b equal a[i] (its upper bound minus its lower bound), for
-/// sorted a and b. Two walks (seed 000's SortedEqualityCount): the lower bounds go to counts, the
+/// sorted a and b. Two walks: the lower bounds go to counts, the
 /// second walk finds the upper bounds and stores the differences, with no third pass.
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class AView, class BView, class CountView, class Comp = less<>,
