@@ -129,25 +129,31 @@ def within(version, allowed):
 
 ordo_variants = {c[1][0]: c[2] for c in calls if c[0] == "variant"}
 ordo_variants.update({"cuda": {}, "cuda_arch": {}})
-known = {"kokkos": KOKKOS, "kokkos-kernels": KOKKOS_KERNELS, "": dict.fromkeys(ordo_variants)}
-for kind, args, kwargs in calls:
-    if kind not in ("depends_on", "requires", "conflicts"):
-        continue
-    specs = [args[0]] + ([kwargs["when"]] if "when" in kwargs else [])
-    found = [n for s in specs for n in nodes(s)]
-    for name, version, variants in found:
+known = {"kokkos": KOKKOS, "kokkos-kernels": KOKKOS_KERNELS, "": dict.fromkeys(ordo_variants),
+         "ordo": dict.fromkeys(ordo_variants)}
+
+
+def check_variants(where, found):
+    """Every variant named in the nodes `found` (of one spec and its condition) exists in its
+    package, and one that exists only for some versions is named under such a version."""
+    for name, _, variants in found:
         table = known.get(name)
         if table is None:
             continue
         versions = [v for n, v, _ in found if n == name and v]
         for variant in variants:
             if variant not in table:
-                errors.append(f"{kind}({args[0]!r}, when={kwargs.get('when')!r}): "
-                              f"{name or 'ordo'} has no variant {variant!r}")
+                errors.append(f"{where}: {name or 'ordo'} has no variant {variant!r}")
             elif table[variant] and not any(within(v, table[variant]) for v in versions):
-                errors.append(f"{kind}({args[0]!r}, when={kwargs.get('when')!r}): "
-                              f"{name}'s {variant!r} exists only @{table[variant]}: "
+                errors.append(f"{where}: {name}'s {variant!r} exists only @{table[variant]}: "
                               f"say so in the condition (^{name}@{table[variant]})")
+
+
+for kind, args, kwargs in calls:
+    if kind in ("depends_on", "requires", "conflicts"):
+        specs = [args[0]] + ([kwargs["when"]] if "when" in kwargs else [])
+        check_variants(f"{kind}({args[0]!r}, when={kwargs.get('when')!r})",
+                       [n for s in specs for n in nodes(s)])
 
 for variant, since in ORDO_SINCE.items():
     if variant not in ordo_variants:
@@ -161,15 +167,7 @@ for variant, since in ORDO_SINCE.items():
 # The environments' specs name real variants too (Kokkos 4's cuda_lambda under a 4.x version).
 for env in sorted((here / "Spack/environments").glob("*.yaml")):
     for spec in re.findall(r"^\s*-\s*(ordo\S*.*)$", env.read_text(), re.M):
-        found = nodes(spec)
-        for name, version, variants in found:
-            table = known.get("" if name == "ordo" else name)
-            for variant in variants if table is not None else ():
-                if variant not in table:
-                    errors.append(f"{env.name}: {spec!r}: {name} has no variant {variant!r}")
-                elif table[variant] and not within(version, table[variant]):
-                    errors.append(f"{env.name}: {spec!r}: {name}'s {variant!r} exists only "
-                                  f"@{table[variant]}: say so (^{name}@{table[variant]})")
+        check_variants(f"{env.name}: {spec!r}", nodes(spec))
 
 deps = [c[1][0] for c in calls if c[0] == "depends_on"]
 if not any(d.startswith("kokkos@4.5:") for d in deps):
@@ -204,7 +202,8 @@ def define(name, value):
     return f"-D{name}={'ON' if value is True else 'OFF' if value is False else value}"
 
 
-if not hasattr(cls, "consumer_cmake_args"):
+has_consumer = hasattr(cls, "consumer_cmake_args")
+if not has_consumer:
     errors.append("no consumer_cmake_args: the stand-alone test's configure arguments must be "
                   "checkable")
 for mpi in (False, True):
@@ -221,8 +220,7 @@ for mpi in (False, True):
                     f"{'+' if cuda else '~'}cuda"
             try:
                 args = [a for a in cls.cmake_args(pkg) if a]
-                consumer = cls.consumer_cmake_args(pkg) if hasattr(cls, "consumer_cmake_args") \
-                    else []
+                consumer = cls.consumer_cmake_args(pkg) if has_consumer else []
             except Exception as e:  # noqa: BLE001 (any failure of the recipe's code is reported)
                 errors.append(f"{label}: {type(e).__name__}: {e}")
                 continue
@@ -232,7 +230,7 @@ for mpi in (False, True):
                 if define(option, value) not in args:
                     errors.append(f"{label}: cmake_args lacks {define(option, value)}: {args}")
             for option, value in (("ORDO_CONSUMER_MPI", mpi), ("ORDO_CONSUMER_KOKKOSKERNELS", kk)):
-                if consumer and define(option, value) not in consumer:
+                if has_consumer and define(option, value) not in consumer:
                     errors.append(f"{label}: the stand-alone test does not pass "
                                   f"{define(option, value)}: {consumer}")
 

@@ -6,6 +6,8 @@
 
 #include <Ordo_Config.hpp>
 #include <Ordo_Version.hpp>
+#include <impl/Ordo_Checks.hpp>
+#include <impl/Ordo_SortVendorImpl.hpp>
 #include <impl/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -44,22 +46,16 @@ inline void print_configuration(std::ostream& out) {
   out << " SYCL";
 #endif
   out << " (default " << Kokkos::DefaultExecutionSpace::name() << ")\n";
-  bool cuda = false, specializations = false, cub = false, checks = false;
-#if defined(KOKKOS_ENABLE_CUDA)
-  cuda = true;
-#endif
-#if defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
-  specializations = cuda;
-#endif
-#if defined(ORDO_ENABLE_CUB)
-  cub = cuda;
-#endif
-#if defined(ORDO_ENABLE_DEBUG_CHECKS)
-  checks = true;
+  // The same conditions the dispatch reads (Impl::with_warp_seam, vendor_sort_available_v,
+  // debug_checks).
+  bool specializations = false;
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+  specializations = true;
 #endif
   out << "  CUDA warp-shuffle specializations: " << on(specializations) << '\n';
-  out << "  vendor sort (cub::DeviceRadixSort): " << on(cub) << '\n';
-  out << "  debug checks: " << on(checks) << '\n';
+  out << "  vendor sort (cub::DeviceRadixSort): "
+      << on(Impl::vendor_sort_available_v<Kokkos::DefaultExecutionSpace>) << '\n';
+  out << "  debug checks: " << on(Impl::debug_checks) << '\n';
   using Device = Kokkos::DefaultExecutionSpace::memory_space;
   out << "  workspace held: " << workspace_bytes<Device>() << " bytes in " << Device::name();
   if constexpr (!std::is_same_v<Device, Kokkos::HostSpace>) {
