@@ -61,7 +61,12 @@ inline void print_configuration(std::ostream& out) {
   if constexpr (!std::is_same_v<Device, Kokkos::HostSpace>) {
     out << ", " << workspace_bytes<Kokkos::HostSpace>() << " in " << Kokkos::HostSpace::name();
   }
-  out << ", " << workspace_bytes<Kokkos::SharedHostPinnedSpace>() << " in pinned host memory\n";
+  // On host backends the pinned space is HostSpace itself: its bytes are already counted.
+  if constexpr (!std::is_same_v<Kokkos::SharedHostPinnedSpace, Kokkos::HostSpace> &&
+                !std::is_same_v<Kokkos::SharedHostPinnedSpace, Device>) {
+    out << ", " << workspace_bytes<Kokkos::SharedHostPinnedSpace>() << " in pinned host memory";
+  }
+  out << '\n';
 }
 
 }  // namespace Ordo
