@@ -17,6 +17,6 @@
 #include <Ordo_Sort.hpp>
 #include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
 
 #endif

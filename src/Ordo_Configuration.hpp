@@ -6,9 +6,9 @@
 
 #include <Ordo_Config.hpp>
 #include <Ordo_Version.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_SortVendorImpl.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_SortVendorImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -48,11 +48,7 @@ inline void print_configuration(std::ostream& out) {
   out << " (default " << Kokkos::DefaultExecutionSpace::name() << ")\n";
   // The same conditions the dispatch reads (Impl::with_warp_seam, vendor_sort_available_v,
   // debug_checks).
-  bool specializations = false;
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
-  specializations = true;
-#endif
-  out << "  CUDA warp-shuffle specializations: " << on(specializations) << '\n';
+  out << "  CUDA warp-shuffle specializations: " << on(Impl::cuda_specializations_built) << '\n';
   out << "  vendor sort (cub::DeviceRadixSort): "
       << on(Impl::vendor_sort_available_v<Kokkos::DefaultExecutionSpace>) << '\n';
   out << "  debug checks: " << on(Impl::debug_checks) << '\n';

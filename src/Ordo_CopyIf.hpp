@@ -5,9 +5,9 @@
 // Stream compaction: the elements of a View that a predicate (or a flag) selects,
 // copied densely and in input order.
 
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_CopyIfImpl.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_CopyIfImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -17,8 +17,8 @@
 
 #include <Ordo_Comparators.hpp>
 #include <Ordo_SearchTypes.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_JoinImpl.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_JoinImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

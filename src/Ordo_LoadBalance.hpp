@@ -10,8 +10,8 @@
 // its rank(k) = k - counts_scan(item(k))-th output. One sorted search of the positions into the
 // scan: every output costs the same, whatever the counts.
 
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_LoadBalanceImpl.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_LoadBalanceImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -3,8 +3,8 @@
 #define ORDO_MERGE_HPP
 
 #include <Ordo_Comparators.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_MergeImpl.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_MergeImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

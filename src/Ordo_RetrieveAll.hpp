@@ -5,7 +5,7 @@
 // Hash-map export: every entry of a Kokkos::UnorderedMap copied densely
 // into Views, by compaction of the map's slots (Ordo_CopyIf.hpp).
 
-#include <impl/Ordo_RetrieveAllImpl.hpp>
+#include <impl/device/Ordo_RetrieveAllImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_UnorderedMap.hpp>

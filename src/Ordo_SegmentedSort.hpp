@@ -6,9 +6,9 @@
 // [offsets(s), offsets(s + 1)) sorted in place (sparse matrix rows, particles in cells).
 
 #include <Ordo_Comparators.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_SegmentedSortImpl.hpp>
-#include <impl/Ordo_SortImpl.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_SegmentedSortImpl.hpp>
+#include <impl/device/Ordo_SortImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

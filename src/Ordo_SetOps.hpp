@@ -21,10 +21,10 @@
 // that fit. a and b must be sorted under comp (checked with ORDO_ENABLE_DEBUG_CHECKS).
 
 #include <Ordo_Comparators.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_SetOpsImpl.hpp>
-#include <impl/Ordo_TileSetOps.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_SetOpsImpl.hpp>
+#include <impl/team/Ordo_TileSetOps.hpp>
 
 #include <Kokkos_Core.hpp>
 

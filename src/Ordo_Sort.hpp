@@ -6,10 +6,10 @@
 // sorts for users' kernels (HotSort's slab network, with merge-path merges for long runs).
 
 #include <Ordo_Comparators.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_PermutationImpl.hpp>
-#include <impl/Ordo_SortImpl.hpp>
-#include <impl/Ordo_TileSort.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_PermutationImpl.hpp>
+#include <impl/device/Ordo_SortImpl.hpp>
+#include <impl/team/Ordo_TileSort.hpp>
 
 #include <Kokkos_Core.hpp>
 

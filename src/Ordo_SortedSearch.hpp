@@ -8,9 +8,9 @@
 
 #include <Ordo_Comparators.hpp>
 #include <Ordo_SearchTypes.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_SortedSearchImpl.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_SortedSearchImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -6,8 +6,8 @@
 // with Ordo's segmented sort (the calls of KokkosSparse::sort_crs_matrix and sort_crs_graph).
 
 #include <Ordo_SegmentedSort.hpp>
-#include <impl/Ordo_Checks.hpp>
-#include <impl/Ordo_SegmentedSortImpl.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_SegmentedSortImpl.hpp>
 
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>

@@ -2,6 +2,7 @@
 #ifndef ORDO_IMPL_CUDA_COMPACT_HPP
 #define ORDO_IMPL_CUDA_COMPACT_HPP
 
+// Seam level: team.
 // CUDA seam of compaction (seed 002), warp-level: selections are ballots, counts are popcounts,
 // warp counts are scanned in the block, and a lane finds its output position as the tile's base
 // plus the selected elements before it. The tile's base comes from
@@ -12,7 +13,7 @@
 // consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
 
 #include <Ordo_Config.hpp>
-#include <impl/Ordo_LookbackWord.hpp>
+#include <impl/lane/Ordo_LookbackWord.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -2,6 +2,7 @@
 #ifndef ORDO_IMPL_CUDA_CUB_HPP
 #define ORDO_IMPL_CUDA_CUB_HPP
 
+// Seam level: device.
 // CUDA vendor seam of the sort (Ordo_SortVendorImpl.hpp): cub::DeviceRadixSort from the CUDA
 // toolkit, where CMake's Ordo_ENABLE_CUB is on (the default in CUDA builds). The only file that
 // includes CUB. Keys are CUB's arithmetic types in CUB's order (the device level hands it only keys

@@ -2,6 +2,7 @@
 #ifndef ORDO_IMPL_CUDA_SLAB_HPP
 #define ORDO_IMPL_CUDA_SLAB_HPP
 
+// Seam level: team.
 // CUDA seam of sort (seed 003, HotSort), the same network as Ordo_Slab.hpp with a warp's 32
 // lanes as the slab's lanes and its registers as registers:
 //   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
@@ -14,8 +15,8 @@
 // whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
 
 #include <Ordo_Config.hpp>
-#include <impl/Ordo_Slab.hpp>
-#include <impl/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/lane/Ordo_Slab.hpp>
 
 #include <Kokkos_Core.hpp>
 

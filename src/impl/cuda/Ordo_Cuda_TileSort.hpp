@@ -2,6 +2,7 @@
 #ifndef ORDO_IMPL_CUDA_TILESORT_HPP
 #define ORDO_IMPL_CUDA_TILESORT_HPP
 
+// Seam level: team.
 // CUDA seam of sort's team level (seed 003, HotSort): the block and segment sorts that
 // Ordo_TileNetwork.hpp runs portably, here from the warps' registers (cuda/Ordo_Cuda_Slab.hpp) with
 // the team's padded scratch as the exchange buffer:
@@ -18,10 +19,9 @@
 // Called by every thread of a Kokkos CUDA team whose threads form whole warps (linear thread id =
 // threadIdx.y * blockDim.x + threadIdx.x).
 
-#include <impl/Ordo_SortRecords.hpp>
-#include <impl/Ordo_TileIO.hpp>
-#include <impl/Ordo_TileNetwork.hpp>
 #include <impl/cuda/Ordo_Cuda_Slab.hpp>
+#include <impl/lane/Ordo_SlabTile.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -149,17 +149,17 @@ __device__ void block_half_merge(const Exchange& x, std::int64_t slabs, const Or
 }
 #endif
 
-// The block kernel's team: records [base, base + count) of source (count <= block = Slabs * 32 * R)
-// sorted into sink. Each warp loads its slab into registers, block_sort, coalesced store from
-// scratch. HalfMerge: the block goes to scratch in position order (padding: the all-ones word) for
-// block_half_merge (the end of a streaming merge level).
+// The block kernel's team (device/Ordo_SortBlocksImpl.hpp): records [base, base + count) of source
+// (count <= block = Slabs * 32 * R) sorted into block positions [0, count) of tile (a ScratchTile
+// of the block), from which the caller stores them. Each warp loads its slab into registers,
+// block_sort. HalfMerge: the block goes to scratch in position order (padding: the all-ones word)
+// for block_half_merge (the end of a streaming merge level).
 template <bool HalfMerge, int Slabs, int R, class K, class V, class Member, class Source,
-          class Sink, class Order>
-KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& source, const Sink& sink,
-                                       const Order& order, std::int64_t base, std::int64_t count,
-                                       std::int64_t block) {
+          class Order>
+KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& source,
+                                       const ScratchTile<K, V>& tile, const Order& order,
+                                       std::int64_t base, std::int64_t count, std::int64_t block) {
 #if defined(__CUDA_ARCH__)
-  const auto tile = ScratchTile<K, V>::allocate(member, block);
   const int thread = team_thread();
   K k[R];
   V v[R];
@@ -188,9 +188,8 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
     for (int r = 0; r < R; ++r) load(r, load_offset<32, R>(first + r, count == block));
     block_sort<Slabs>(k, v, tile, block / (32 * R), order);
   }
-  store_tile<K, V>(member, tile, sink, base, count);
 #else
-  (void)member, (void)source, (void)sink, (void)order, (void)base, (void)count, (void)block;
+  (void)member, (void)source, (void)tile, (void)order, (void)base, (void)count, (void)block;
 #endif
 }
 

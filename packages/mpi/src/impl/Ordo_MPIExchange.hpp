@@ -7,7 +7,7 @@
 
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -20,6 +20,17 @@
 #include <vector>
 
 namespace Ordo::MPI::Impl {
+
+// The distributed sort's workspace slots (Ordo::Impl::workspace), kept between calls so that MPI
+// finds the same buffers (and its registration of them) again.
+enum class MPISlot : int {
+  keys,
+  values,
+  received_keys,
+  received_values,
+  staged_send,  // pinned host memory
+  staged_receive
+};
 
 // What the MPI library says, at run time, of CUDA device memory (Open MPI's
 // MPIX_Query_cuda_support; other libraries do not say).
@@ -100,11 +111,10 @@ void exchange(const ExecSpace& space, MPI_Comm comm, const ExchangePlan& plan,
   }
   // The pinned buffers stay in Ordo's workspaces: pinning host memory costs far more than copying
   // it, and MPI finds the same buffers again.
-  using Ordo::Impl::WorkspaceSlot;
   const auto host_send = Ordo::Impl::workspace<T, ExecSpace, Kokkos::SharedHostPinnedSpace>(
-      space, send.extent(0), WorkspaceSlot::mpi_staged_send);
+      space, send.extent(0), MPISlot::staged_send);
   const auto host_recv = Ordo::Impl::workspace<T, ExecSpace, Kokkos::SharedHostPinnedSpace>(
-      space, recv.extent(0), WorkspaceSlot::mpi_staged_receive);
+      space, recv.extent(0), MPISlot::staged_receive);
   Kokkos::deep_copy(space, host_send, send);
   space.fence("Ordo::MPI::sort: staged send");
   check_mpi(MPI_Alltoallv(host_send.data(), plan.send_counts.data(), plan.send_displs.data(),

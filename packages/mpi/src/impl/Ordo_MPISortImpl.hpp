@@ -10,7 +10,7 @@
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/Ordo_MPIExchange.hpp>
 #include <impl/Ordo_MPISplitters.hpp>
-#include <impl/Ordo_Workspace.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
 
 #include <Ordo_Merge.hpp>
 #include <Ordo_Sort.hpp>
@@ -164,7 +164,7 @@ struct ValuesOf<NoValues, Mem> {
 
 // n elements of slot `slot` of the workspace of `space` (nothing without values).
 template <class Work, class ExecSpace>
-Work work_view(const ExecSpace& space, std::size_t n, Ordo::Impl::WorkspaceSlot slot) {
+Work work_view(const ExecSpace& space, std::size_t n, MPISlot slot) {
   if constexpr (std::is_same_v<Work, NoValues>) {
     return {};
   } else {
@@ -275,11 +275,10 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   } else {
     // The sorted copy and the received runs live in Ordo's workspaces; the result is allocated
     // while the local sort runs, at the most keys the split can give this rank.
-    using Ordo::Impl::WorkspaceSlot;
     using WorkKeys = typename S::WorkKeys;
     using WorkValues = typename S::WorkValues;
-    const auto mine = work_view<WorkKeys>(space, n, WorkspaceSlot::mpi_keys);
-    const auto mine_values = work_view<WorkValues>(space, n, WorkspaceSlot::mpi_values);
+    const auto mine = work_view<WorkKeys>(space, n, MPISlot::keys);
+    const auto mine_values = work_view<WorkValues>(space, n, MPISlot::values);
     sort_copy(mine, mine_values);
     allocate_result(result_capacity(agreed, keeps_counts(form), options.imbalance));
     clock.lap(space, &SortStats::local_sort_seconds);
@@ -292,8 +291,8 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     const ExchangePlan plan = plan_exchange(comm, cuts);
     const bool direct = exchange_direct<typename S::Mem>(options.exchange);
     const std::size_t m = plan.received;
-    const auto got = work_view<WorkKeys>(space, m, WorkspaceSlot::mpi_received_keys);
-    const auto got_values = work_view<WorkValues>(space, m, WorkspaceSlot::mpi_received_values);
+    const auto got = work_view<WorkKeys>(space, m, MPISlot::received_keys);
+    const auto got_values = work_view<WorkValues>(space, m, MPISlot::received_values);
     exchange(space, comm, plan, mine, got, direct);
     if constexpr (S::with_values) exchange(space, comm, plan, mine_values, got_values, direct);
     clock.lap(space, &SortStats::exchange_seconds);
@@ -303,9 +302,8 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     result = part(result, 0, m);
     if constexpr (S::with_values) result_values = part(result_values, 0, m);
     merge_runs(space, got, got_values, as_work<WorkKeys>(result),
-               as_work<WorkValues>(result_values),
-               work_view<WorkKeys>(space, m, WorkspaceSlot::mpi_keys),
-               work_view<WorkValues>(space, m, WorkspaceSlot::mpi_values), plan.recv_counts, comp);
+               as_work<WorkValues>(result_values), work_view<WorkKeys>(space, m, MPISlot::keys),
+               work_view<WorkValues>(space, m, MPISlot::values), plan.recv_counts, comp);
 
     if (options.stats) {
       const std::uint64_t bytes = record.key_size + record.value_size;

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The include order of Ordo's levels (docs/ARCHITECTURE.md), checked from the sources.
+
+Every header has a level: src/impl/core/ 0, lane/ 1, team/ 2, device/ 3, the public entry points
+src/Ordo_*.hpp 4, a subpackage's impl/ 5 and its entry points 6. The vocabulary headers (types and
+configuration only: Ordo_Config, Ordo_Version, Ordo_Comparators, Ordo_SearchTypes and the
+subpackages' *Types.hpp) are level 0. A portable header includes headers of its level or lower.
+A file of the CUDA seam (src/impl/cuda/) names its level in a 'Seam level: <level>.' line and sits
+at the bottom of it: it includes portable headers of lower levels only, and seam files of its level
+or lower. Prints every include that breaks the order; exit status 1 if there is one.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LEVELS = {"core": 0, "lane": 1, "team": 2, "device": 3}
+VOCABULARY = {"Ordo_Config.hpp", "Ordo_Version.hpp", "Ordo_Comparators.hpp", "Ordo_SearchTypes.hpp"}
+INCLUDE = re.compile(r'^#include <((?:impl/)?[A-Za-z/_]*Ordo_[A-Za-z_]+\.hpp)>', re.M)
+SEAM_LEVEL = re.compile(r"^// Seam level: (core|lane|team|device)\.", re.M)
+
+
+def headers():
+    """Maps include names (as written after '#include <') to (path, level, seam)."""
+    found = {}
+    roots = [ROOT / "src"] + sorted((ROOT / "packages").glob("*/src"))
+    for root in roots:
+        package = root != ROOT / "src"
+        for path in sorted(root.rglob("*.hpp")):
+            name = path.relative_to(root).as_posix()
+            parts = name.split("/")
+            seam = parts[:2] == ["impl", "cuda"]
+            if name in VOCABULARY or (package and len(parts) == 1 and name.endswith("Types.hpp")):
+                level = 0
+            elif seam:
+                m = SEAM_LEVEL.search(path.read_text())
+                if not m:
+                    print(f"check-levels: {path.relative_to(ROOT)} has no 'Seam level: <level>.' line")
+                    level = None
+                else:
+                    level = LEVELS[m.group(1)]
+            elif len(parts) == 1:
+                level = 6 if package else 4
+            elif package:
+                level = 5
+            elif parts[1] in LEVELS:
+                level = LEVELS[parts[1]]
+            else:
+                print(f"check-levels: {path.relative_to(ROOT)} lies outside the level folders")
+                level = None
+            found[name] = (path, level, seam)
+    return found
+
+
+def main():
+    found = headers()
+    status = 1 if any(level is None for _, level, _ in found.values()) else 0
+    for name, (path, level, seam) in sorted(found.items()):
+        if level is None:
+            continue
+        for target in INCLUDE.findall(path.read_text()):
+            if target not in found:
+                if target not in VOCABULARY:
+                    print(f"check-levels: {path.relative_to(ROOT)} includes {target}, which is not in src/")
+                    status = 1
+                continue
+            _, tlevel, tseam = found[target]
+            if tlevel is None:
+                continue
+            ok = tlevel <= level
+            if seam and not tseam:
+                ok = tlevel < level or target in VOCABULARY
+            if not ok:
+                kind = "seam file" if seam else "header"
+                print(f"check-levels: {path.relative_to(ROOT)} ({kind}, level {level}) includes "
+                      f"{target} (level {tlevel}): a level includes only what lies below it")
+                status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_TRAITS_HPP
+#define ORDO_IMPL_TRAITS_HPP
+
+// The core's traits, and the one point where portable code reaches the backend seams
+// (src/impl/cuda/): the backend macros are read here and in the seam files, nowhere else.
+// Portable code asks is_cuda_space_v, with_warp_seam and the Seam functions below; the
+// specializations of a tile agent are named in its file under the seam's ORDO_CUDA_* flag.
+
+#include <Ordo_Config.hpp>
+
+#include <impl/cuda/Ordo_Cuda_Memory.hpp>
+#include <impl/cuda/Ordo_Cuda_Toolchain.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+// Fully unrolled loops in device code (register arrays indexed by the loop variable stay in
+// registers); nothing on the host compilers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ORDO_UNROLL _Pragma("unroll")
+#else
+#define ORDO_UNROLL
+#endif
+
+namespace Ordo::Impl {
+
+// Host backends (Serial, OpenMP, Threads) dispatch to host algorithms.
+template <class ExecSpace>
+inline constexpr bool is_host_space_v =
+    Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// A launch policy whose functor travels as the kernel's argument. Kokkos copies a functor of 512
+// bytes or more (retrieve_all's selection carries a whole Kokkos::UnorderedMap; the segmented
+// sort's radix passes carry their segment Views) to constant memory before each launch: a copy
+// from pinned host memory on the stream, and a wait for the previous such kernel to finish.
+template <class Policy>
+auto by_argument(const Policy& policy) {
+  return Kokkos::Experimental::require(policy,
+                                       Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+}
+
+// Rank-1 Views whose element i is data()[i].
+template <class V, class = void>
+inline constexpr bool is_contiguous_1d_v = false;
+template <class V>
+inline constexpr bool is_contiguous_1d_v<V, std::enable_if_t<Kokkos::is_view_v<V>>> =
+    unsigned(V::rank) == 1 && (std::is_same_v<typename V::array_layout, Kokkos::LayoutRight> ||
+                               std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>);
+
+// x, hidden from the optimizer in CUDA device code. Kokkos runs a team's body in a loop over league
+// ranks; from a plain thread index the compiler hoists everything derived from it (every
+// register's load and store position, every stage's lane predicates) out of that loop and holds
+// it in registers for the whole kernel (ptxas, sm_90: sort's block kernel 96 registers instead of
+// 48; a slab of 32 registers per lane 255 instead of 72). Team kernels index by
+// opaque(member.team_rank()).
+KOKKOS_FORCEINLINE_FUNCTION int opaque(int x) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("" : "+r"(x));
+#endif
+  return x;
+}
+
+// Whether ExecSpace is Kokkos::Cuda (false in builds without the CUDA backend).
+template <class ExecSpace>
+inline constexpr bool is_cuda_space_v =
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+// Whether the CUDA warp-shuffle specializations are built (CUDA backend and
+// Ordo_ENABLE_CUDA_SPECIALIZATIONS).
+inline constexpr bool cuda_specializations_built =
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+    true;
+#else
+    false;
+#endif
+
+// Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
+// Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).
+template <class ExecSpace, class Launch>
+void with_warp_seam(bool warp, const Launch& launch) {
+  if constexpr (cuda_specializations_built && is_cuda_space_v<ExecSpace>) {
+    if (warp) {
+      launch(std::true_type{});
+      return;
+    }
+  }
+  (void)warp;
+  launch(std::false_type{});
+}
+
+// Memory operations with a CUDA specialization, under one name on every backend.
+namespace Seam {
+
+// One aligned 64-bit word read and written as a single access (a look-back's words): relaxed at
+// device scope on CUDA, volatile elsewhere.
+KOKKOS_FORCEINLINE_FUNCTION std::uint64_t load_relaxed(const std::uint64_t& word) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return CudaSeam::load_relaxed(word);
+#else
+  return *static_cast<const volatile std::uint64_t*>(&word);
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION void store_relaxed(std::uint64_t& word, std::uint64_t value) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  CudaSeam::store_relaxed(word, value);
+#else
+  *static_cast<volatile std::uint64_t*>(&word) = value;
+#endif
+}
+
+// Asynchronous copies of Bytes from global memory to team scratch (CUDA: cp.async; elsewhere a
+// plain copy), a thread's group of them closed by async_commit and awaited by async_wait.
+template <int Bytes>
+KOKKOS_FORCEINLINE_FUNCTION void async_copy(void* dst, const void* src) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  CudaSeam::async_copy<Bytes>(dst, src);
+#else
+  struct alignas(Bytes) Chunk {
+    unsigned char b[Bytes];
+  };
+  *static_cast<Chunk*>(dst) = *static_cast<const Chunk*>(src);
+#endif
+}
+template <class ExecSpace>
+KOKKOS_FORCEINLINE_FUNCTION void async_commit() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (is_cuda_space_v<ExecSpace>) CudaSeam::async_commit();
+#endif
+}
+template <class ExecSpace, int Pending>
+KOKKOS_FORCEINLINE_FUNCTION void async_wait() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (is_cuda_space_v<ExecSpace>) CudaSeam::async_wait<Pending>();
+#endif
+}
+
+// Where the pointer of an unmanaged View lies, as far as the backend's driver can tell: whether
+// ExecSpace surely cannot reach it (CUDA: host memory the device cannot reach, or memory the
+// driver cannot place; a host space: CUDA device memory). false where no driver can tell.
+template <class ExecSpace>
+bool unreachable(const void* p) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  using CudaSeam::PointerKind;
+  if constexpr (is_cuda_space_v<ExecSpace>) {
+    const PointerKind kind = CudaSeam::pointer_kind(p);
+    return kind == PointerKind::host || kind == PointerKind::unknown;
+  } else if constexpr (is_host_space_v<ExecSpace>) {
+    return CudaSeam::pointer_kind(p) == PointerKind::device;
+  }
+#endif
+  (void)p;
+  return false;
+}
+
+}  // namespace Seam
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_TUNING_HPP
+#define ORDO_IMPL_TUNING_HPP
+
+// The one place per backend for Ordo's tuning constants. Device kernels read them from here;
+// nothing else in Ordo hard-codes a team size, a VT or a switch point.
+
+#include <Kokkos_Core.hpp>
+
+#include <impl/core/Ordo_Traits.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace Ordo::Impl {
+
+// The most scratch a tiled kernel's team asks for (Kokkos gives a CUDA team at most 48 KiB):
+// pipelined tiles, which hold two tiles, fall back to one tile a team above it.
+template <class ExecSpace>
+struct ScratchTuning {
+  static constexpr std::size_t team_max = 48 * 1024;
+};
+
+// Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own.
+struct HostTuning {
+  static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
+};
+
+// The co-ranks a team finds itself in single-launch (fused) tiled kernels (team_merge_path_ends):
+// team_probes probes a thread, a round, on each of the tile's two ends. Host backends run fused
+// kernels only in tests: two probes exercise the many-probe rounds there.
+template <class ExecSpace>
+struct MergePathTuning {
+  static constexpr int team_probes = 2;
+};
+
+// Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
+// team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
+// whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the
+// partition kernel first, then pipelined tiles (team_pipeline) launched with bounds for
+// pipeline_min_teams(with values) teams an SM (0: none); those stage the values of merge_by_key
+// with the keys where the two fit ScratchTuning::team_max.
+template <class ExecSpace, std::size_t KeyBytes>
+struct MergeTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr std::int64_t fused_max_tiles = 1;
+  static constexpr int pipeline_min_teams(bool) { return 0; }
+};
+
+// Tiled sorted search (sorted_search, sorted_equality_count): the same shape as merge, vt steps
+// of the walk per thread (each step consumes one element of A or B).
+template <class ExecSpace, std::size_t KeyBytes>
+struct SearchTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr std::int64_t fused_max_tiles = 1;
+  static constexpr int pipeline_min_teams = 0;
+};
+
+// Set operations on device backends (set_intersection, set_union, ...): team_size threads a tile
+// of team_size * vt elements of A and B (each thread walks vt steps of std::set_<op> in
+// registers), lookback_window look-back words read at once. Host backends run one piece a thread
+// (HostTuning) and use this only when tests ask for the tiled path.
+template <class ExecSpace, std::size_t KeyBytes>
+struct SetOpsTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 16;
+  static constexpr int lookback_window = 1;
+  static constexpr int min_teams = 0;  // Kokkos::LaunchBounds<team_size, min_teams> (0: none)
+};
+
+// The joins' exclusive scan of counts on device backends: team_size threads a tile of
+// team_size * vt counts, a decoupled look-back reading lookback_window words at once.
+template <class ExecSpace>
+struct ScanTuning {
+  static constexpr int team_size = 1;
+  static constexpr int vt = 15;
+  static constexpr int lookback_window = 1;
+};
+
+// Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of
+// team_size threads searches up to team_size * needles_per_thread needles, after loading
+// `samples` evenly spaced haystack elements into scratch for the top levels of the searches.
+// Needles go one a thread to concurrency / thread_share threads before a thread takes more.
+template <class ExecSpace, std::size_t KeyBytes>
+struct BinarySearchTuning {
+  static constexpr int team_size = 1;
+  static constexpr int needles_per_thread = 64;
+  static constexpr int thread_share = 1;
+  static constexpr int samples = 64;
+};
+
+// Compaction (copy_if, copy_flagged, copy_if_unordered, retrieve_all). single_pass: stable
+// compaction runs as one launch with a decoupled look-back, lookback_team_size threads per tile of
+// lookback_team_size * lookback_items_per_thread elements (at most 2^16); otherwise as reduce then
+// scan. Reduce then scan and unordered compaction take team_size threads per tile of
+// team_size * items_per_thread elements.
+template <class ExecSpace>
+struct CompactTuning {
+  static constexpr bool single_pass = false;
+  static constexpr int team_size = 1;
+  static constexpr int items_per_thread = 1 << 14;
+  static constexpr int lookback_team_size = 1;
+  static constexpr int lookback_items_per_thread = 1 << 12;
+  // The single pass launches with Kokkos::LaunchBounds<lookback_team_size, this> (0: unbounded)
+  // for elements of value_bytes bytes.
+  static constexpr int lookback_min_teams(std::size_t, bool) { return 0; }
+  // Whether the warp seam (where built) compacts elements of value_bytes bytes.
+  static constexpr bool warp_compacts(std::size_t) { return true; }
+};
+
+// A size switch point that is never reached.
+inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+
+// Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
+// of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
+// block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
+// merged by merge passes (MergeTuning's tiles). Host backends sort one chunk per thread with the
+// standard library, no smaller than host_grain, then merge (their block shape serves the tests of
+// the portable network). On CUDA, seam_team_regs is the most registers per lane the seam of the
+// team-level sorts holds.
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
+struct SortTuning {
+  static constexpr int slabs = 1;
+  static constexpr int lanes = 1;
+  static constexpr int regs = 16;
+  static constexpr int seam_team_regs = 0;  // no seam (named by code the CUDA seam shares)
+  static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
+  // Merge passes of sorts of at least bounded_merge_from records launch their tiles with
+  // Kokkos::LaunchBounds<team_size, merge_min_teams> (never: not at all).
+  static constexpr std::int64_t bounded_merge_from = never;
+  static constexpr int merge_min_teams = 0;
+  // Streaming merge levels (Ordo_SortBlocksImpl.hpp): sorts of n records run the first
+  // stream_levels(n) merge levels after the block kernel as streaming flip merges of groups of
+  // 2, 4, ... blocks, at most stream_max_group (the flip kernels are instantiated up to it), the
+  // rest as merge passes. Host backends run them only on the portable path the tests take.
+  static constexpr int stream_max_group = 4;
+  static constexpr int stream_levels(std::int64_t) { return 2; }
+  // Merge passes after the first partition from samples of their runs, every partition_sample-th
+  // key, written by the pass before (a power of two dividing the block).
+  static constexpr int partition_sample = 8;
+  // The partition kernels of sorts of n records search each tile boundary with
+  // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
+  static constexpr int partition_lanes(std::int64_t) { return 1; }
+  // The onesweep radix sort of arithmetic keys (Ordo_SortRadixImpl.hpp) from radix_from records
+  // on (never: the host sort or the slab sort above): 8-bit digits, tiles of radix_team_size
+  // threads holding radix_items keys each (radix_portable_team_size on the portable ranking, which
+  // keeps a counter per thread and digit), histograms over tiles of radix_histogram_items keys by
+  // at most radix_histogram_teams teams. The digit passes launch with
+  // Kokkos::LaunchBounds<team, radix_min_teams> (the registers for that many resident teams) and
+  // look back radix_lookback_window words at a time; the copy that follows a sort of one digit
+  // pass strides over the keys with radix_copy_threads.
+  static constexpr std::int64_t radix_from = never;
+  static constexpr int radix_min_teams = 1;
+  static constexpr int radix_team_size = 1;
+  static constexpr int radix_portable_team_size = 1;
+  static constexpr int radix_items = 1024;
+  static constexpr int radix_histogram_items = 1 << 14;
+  static constexpr int radix_histogram_teams = 1 << 10;
+  static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
+  static constexpr int radix_lookback_window = 4;
+  // The vendor radix sort (Ordo_SortVendorImpl.hpp, where the build has one) from vendor_from
+  // records on; from vendor_bits_from on (floating-point keys: vendor_float_bits_from) it first
+  // finds the bits that vary (one read of the keys and a read-back) and sorts only those. Teams of
+  // vendor_bits_team threads find them in tiles of vendor_bits_items keys a thread.
+  static constexpr std::int64_t vendor_from = never;
+  static constexpr std::int64_t vendor_bits_from = never;        // integer keys
+  static constexpr std::int64_t vendor_float_bits_from = never;  // floating-point keys
+  static constexpr int vendor_bits_team = 1;
+  static constexpr int vendor_bits_items = 1 << 12;
+  // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to
+  // segment_lane_max records sort in one thread's registers (bins of 2, 4, ..., segment_lane_max
+  // registers), up to segment_team_max one team each (bins of power-of-two networks), longer ones
+  // all together by the device sort. Host backends sort the segments above segment_lane_max with
+  // the standard library (the team bins serve the tests of the portable network).
+  static constexpr int segment_lane_max = 16;
+  static constexpr std::int64_t segment_team_max = 1024;
+  // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
+  static constexpr int segment_list_team = 1;
+  // Host backends sort segments of encoded keys from this many records on with a radix sort. (A
+  // lane bound of 32 on OpenMP, 2 threads, 2^22 u32 keys in cells of mean 32: keys 27.8 ms
+  // against 28.7 for a std::sort loop, keys with f64 values 48.5 against 31.9: 16 stays.)
+  static constexpr std::int64_t segment_host_radix_from = 256;
+};
+
+// The portable network of the team-level sorts (sort_team and friends), which run inside users'
+// kernels on any backend: lanes per slab and registers per lane.
+struct TeamSortTuning {
+  static constexpr int lanes = 1;
+  static constexpr int regs = 4;
+};
+
+}  // namespace Ordo::Impl
+
+// The CUDA specializations of the structs above.
+#include <impl/cuda/Ordo_Cuda_Tuning.hpp>
+
+#endif

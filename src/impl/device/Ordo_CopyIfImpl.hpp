@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_COPYIFIMPL_HPP
+#define ORDO_IMPL_COPYIFIMPL_HPP
+
+// Device level of compaction over an index range [0, n): select(i) says whether element i is
+// kept, emit.store(pos, emit.load(i)) writes it to output position pos (copy_if: out(pos) = in(i);
+// retrieve_all: the map's key and value at slot i). Writes at positions >= emit.capacity() are
+// dropped (the caller reports the overflow from the total).
+//
+// Stable compaction (copy_if, copy_flagged, retrieve_all), two ways:
+//   single pass (device backends):
+//   Ordo::copy_if::tiles    each team takes the next tile (ticket order), counts and scans its
+//                           selections (on CUDA with warp ballots, the seam: full tiles of
+//                           contiguous, aligned 4- and 8-byte elements load 16-byte vectors, a
+//                           by-value selection tests the loaded element, and the kept elements
+//                           wait in scratch; elsewhere in team scratch), publishes its count, finds
+//                           its output offset by a decoupled look-back over the published counts
+//                           of the tiles before it, and writes its kept elements contiguously
+//   reduce then scan (host backends):
+//   Ordo::copy_if::count    one team per tile counts its selected elements
+//   Ordo::copy_if::scan     exclusive scan of the tile counts; the total goes to count(0)
+//   Ordo::copy_if::scatter  each team scans its tile's selections and writes them in order
+// Unordered compaction (copy_if_unordered, retrieve_all_unordered), one launch:
+//   Ordo::copy_if_unordered::tiles  each team claims its output room with one atomic on the total
+//                                   and writes its selections there (on CUDA: the seam's tile code,
+//                                   the same as the single pass's, with the atomic for the
+//                                   look-back)
+
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Compact.hpp>
+#include <impl/lane/Ordo_LookbackWord.hpp>
+#include <impl/team/Ordo_TileCompact.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// How stable compaction runs: the backend's choice (CompactTuning::single_pass), or one of the two
+// ways named (tests run both on every backend).
+// single_pass_portable: the single pass without the CUDA seam (the same as single_pass elsewhere).
+enum class CompactPath { automatic, single_pass, single_pass_portable, reduce_then_scan };
+
+// ---- single pass: decoupled look-back
+// ------------------------------------------------------------
+//
+// Each tile publishes one 64-bit word: its state in the top two bits and a count below. A tile
+// first publishes its own count (aggregate), then, once it knows how many elements the tiles
+// before it keep, its inclusive prefix. Tiles take their numbers from a ticket counter in the
+// order they start, so every tile a team waits for has started and publishes without waiting on
+// anything later: the spin always ends.
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& select,
+                         const Emit& emit, const TotalView& total, bool warp) {
+  using Tuning = CompactTuning<ExecSpace>;
+  constexpr std::int64_t tile =
+      std::int64_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const auto state = workspace<std::uint64_t>(space, tiles + 1);
+  // A single tile takes no ticket and reads no word: nothing to zero (one launch).
+  if (tiles > 1) Kokkos::deep_copy(space, state, 0);
+  warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
+  with_warp_seam<ExecSpace>(warp, [&](auto seam) {
+    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      constexpr int min_teams = Tuning::lookback_min_teams(
+          sizeof(typename Emit::value_type),
+          !decltype(seam)::value || compact_stages<Select, decltype(group)::value>);
+      using Bounds =
+          Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
+      using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
+                                      Select, Emit, decltype(state), TotalView>;
+      Kokkos::parallel_for(
+          "Ordo::copy_if::tiles",
+          by_argument(
+              Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::lookback_team_size)
+                  .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()))),
+          Functor{select, emit, state, total, n, tiles});
+    });
+  });
+}
+
+// ---- reduce then scan ------------------------------------------------------------------------
+
+// Exclusive scan of the tile counts in place; the total to total(0).
+template <class CountView, class TotalView>
+struct CompactScan {
+  CountView tile_counts;
+  TotalView total;
+  std::int64_t tiles;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t t, std::int64_t& sum, bool final) const {
+    const std::int64_t c = tile_counts(t);
+    if (final) {
+      tile_counts(t) = sum;
+      if (t == tiles - 1) total(0) = typename TotalView::non_const_value_type(sum + c);
+    }
+    sum += c;
+  }
+};
+
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_reduce_then_scan(const ExecSpace& space, std::int64_t n, const Select& select,
+                              const Emit& emit, const TotalView& total) {
+  using Tuning = CompactTuning<ExecSpace>;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const auto tile_counts = workspace<std::int64_t>(space, tiles);
+  using Counts = decltype(tile_counts);
+  const auto policy = by_argument(Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size));
+  Kokkos::parallel_for("Ordo::copy_if::count", policy,
+                       CompactCount<ExecSpace, Select, Counts>{select, tile_counts, n, tile});
+  Kokkos::parallel_scan(
+      "Ordo::copy_if::scan",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
+      CompactScan<Counts, TotalView>{tile_counts, total, tiles});
+  Kokkos::parallel_for(
+      "Ordo::copy_if::scatter", policy,
+      CompactScatter<ExecSpace, Select, Emit, Counts>{select, emit, tile_counts, n, tile});
+}
+
+// Stable compaction of the selected elements of [0, n); the selected count to total(0).
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_dispatch(const ExecSpace& space, std::int64_t n, const Select& select,
+                      const Emit& emit, const TotalView& total,
+                      CompactPath path = CompactPath::automatic) {
+  if (n == 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
+    return;
+  }
+  if (path == CompactPath::automatic) {
+    path = CompactTuning<ExecSpace>::single_pass ? CompactPath::single_pass
+                                                 : CompactPath::reduce_then_scan;
+  }
+  if (path == CompactPath::single_pass || path == CompactPath::single_pass_portable) {
+    compact_single_pass(space, n, select, emit, total, path == CompactPath::single_pass);
+  } else {
+    compact_reduce_then_scan(space, n, select, emit, total);
+  }
+}
+
+// ---- unordered -------------------------------------------------------------------------------
+
+// Unordered compaction of [0, n); the selected count to total(0). warp: use the CUDA seam where
+// built.
+template <class ExecSpace, class Select, class Emit, class TotalView>
+void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Select& select,
+                                const Emit& emit, const TotalView& total, bool warp = true) {
+  Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
+  if (n == 0) return;
+  using Tuning = CompactTuning<ExecSpace>;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
+  warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
+  with_warp_seam<ExecSpace>(warp, [&](auto seam) {
+    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+      // The warp seam's stage (compact_stages).
+      const std::size_t scratch = seam && compact_stages<Select, decltype(group)::value>
+                                      ? stage_bytes<typename Emit::value_type>(tile)
+                                      : 0;
+      const auto policy =
+          by_argument(Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch)));
+      Kokkos::parallel_for(
+          "Ordo::copy_if_unordered::tiles", policy,
+          CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,
+                           TotalView>{select, emit, total, n, tile});
+    });
+  });
+}
+
+// Ordered: compact_dispatch (stable), else compact_unordered_dispatch.
+template <bool Ordered, class ExecSpace, class Select, class Emit, class TotalView>
+void compact(const ExecSpace& space, std::int64_t n, const Select& select, const Emit& emit,
+             const TotalView& total) {
+  if constexpr (Ordered) {
+    compact_dispatch(space, n, select, emit, total);
+  } else {
+    compact_unordered_dispatch(space, n, select, emit, total);
+  }
+}
+
+// ---- the entry points after their argument checks (Ordo_CopyIf.hpp, Ordo_RetrieveAll.hpp)
+
+template <class ExecSpace, class InView, class OutView, class... Others>
+void check_compaction(const char* fn, const InView& in, const OutView& out,
+                      const Others&... named_others) {
+  static_check_views<ExecSpace, InView, OutView>();
+  static_assert(
+      std::is_assignable_v<typename OutView::reference_type, typename InView::const_value_type>,
+      "Ordo::copy_if: out's elements must be assignable from in's");
+  check_no_alias(fn, "out", out, "in", in, named_others...);
+  check_all_reachable<ExecSpace>(fn, "in", in, "out", out, named_others...);
+}
+
+// Runs the compaction of [0, n) with the total in the counts workspace and returns it; an
+// overflow of the emitter's capacity (whose writes were dropped) is an error.
+template <bool Ordered, class ExecSpace, class Select, class Emit>
+std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
+                               const Select& select, const Emit& emit) {
+  const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
+  compact<Ordered>(space, n, select, emit, total);
+  const std::int64_t count = read_back<1>(space, total, std::string(fn) + ": fence")[0];
+  if (count > emit.capacity()) {
+    fail(fn, "out has " + std::to_string(emit.capacity()) + " elements, the selection has " +
+                 std::to_string(count) + " (nothing was written past out's end)");
+  }
+  return count;
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_SETOPSIMPL_HPP
+#define ORDO_IMPL_SETOPSIMPL_HPP
+
+// Device level of the set operations (set_intersection, set_union, set_difference,
+// set_symmetric_difference and their _by_key forms): one pass over the balanced path plus a
+// compaction.
+//   device backends: Ordo::<algo>::partition  the balanced-path cut of every tile boundary (and
+//                                              the look-back words zeroed)
+//                    Ordo::<algo>::tiles      each team takes the next tile (ticket order), loads
+//                                              its A and B ranges into scratch, cuts them on the
+//                                              balanced path a thread each, walks its piece in
+//                                              registers, scans the emitted counts, finds its
+//                                              output offset by the decoupled look-back and
+//                                              stores the tile's outputs coalesced
+//   host backends:   Ordo::<algo>::host       one balanced-path piece per thread, its outputs'
+//                                              sources staged in workspace, then
+//                    Ordo::<algo>::store      each piece stored at its offset
+// Outputs past the emitter's capacity are dropped; the total goes to count(0).
+
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_MergePathLaunch.hpp>
+#include <impl/lane/Ordo_LookbackWord.hpp>
+#include <impl/team/Ordo_TileIO.hpp>
+#include <impl/team/Ordo_TileSetOps.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// Where outputs go: keys, and with values the value of the element each came from.
+template <class OutKeys>
+struct SetKeysEmit {
+  OutKeys out;
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
+  template <class Key>
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const Key& key, bool, std::int64_t) const {
+    out(pos) = key;
+  }
+};
+
+template <class OutKeys, class AValues, class BValues, class OutValues>
+struct SetPairsEmit {
+  OutKeys out;
+  AValues a_values;
+  BValues b_values;
+  OutValues out_values;
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const {
+    return out.extent(0) < out_values.extent(0) ? out.extent(0) : out_values.extent(0);
+  }
+  template <class Key>
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const Key& key, bool from_a,
+                                    std::int64_t i) const {
+    out(pos) = key;
+    out_values(pos) = from_a ? a_values(i) : b_values(i);
+  }
+};
+
+// Cuts of every tile boundary: cuts(2t), cuts(2t + 1) = the balanced-path cut of diagonal
+// min(t * tile, |a| + |b|); words(t) = 0 for the look-back (words(tiles) is the ticket).
+template <class AView, class BView, class Cuts, class Words, class Comp>
+struct SetPartition {
+  AView a;
+  BView b;
+  Cuts cuts;
+  Words words;
+  std::int64_t tile;
+  Comp comp;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t t) const {
+    const std::int64_t m = a.extent(0), n = b.extent(0);
+    const std::int64_t diag = t * tile < m + n ? t * tile : m + n;
+    const auto cut = balanced_path<std::int64_t>(a, 0, m, b, 0, n, diag, comp);
+    cuts(2 * t) = cut.first;
+    cuts(2 * t + 1) = cut.second;
+    words(t) = 0;
+  }
+};
+
+// Host backends: where piece c's outputs are staged. A piece holds its diagonal range plus at
+// most one element of a cut, so piece c's outputs fit from its first diagonal plus c on.
+KOKKOS_INLINE_FUNCTION std::int64_t staged_begin(std::int64_t total, std::int64_t pieces,
+                                                 std::int64_t c) {
+  return chunk_begin(total, pieces, c) + c;
+}
+
+// Piece c's outputs, as sources (A: index, B: -1 - index), staged from staged_begin; sizes(c)
+// their count.
+template <SetOp Op, class AView, class BView, class Staged, class Sizes, class Comp>
+struct SetHostPieces {
+  AView a;
+  BView b;
+  Staged staged;
+  Sizes sizes;
+  std::int64_t pieces;
+  Comp comp;
+
+  void operator()(std::int64_t c) const {
+    const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+    const std::int64_t first = staged_begin(total, pieces, c);
+    std::int64_t k = first;
+    set_piece<Op>(a, b, c, pieces, comp,
+                  [&](bool from_a, std::int64_t i) { staged(k++) = from_a ? i : -1 - i; });
+    sizes(c) = k - first;
+  }
+};
+
+template <class AView, class BView, class Emit, class Staged, class Sizes>
+struct SetHostStore {
+  AView a;
+  BView b;
+  Emit emit;
+  Staged staged;
+  Sizes sizes;  // sizes(c): piece c's output offset (scanned)
+  std::int64_t pieces, total_elements;
+
+  void operator()(std::int64_t c) const {
+    const std::int64_t first = staged_begin(total_elements, pieces, c);
+    const std::int64_t capacity = emit.capacity();
+    for (std::int64_t k = sizes(c); k < sizes(c + 1) && k < capacity; ++k) {
+      const std::int64_t s = staged(first + (k - sizes(c)));
+      if (s >= 0) {
+        emit.store(k, a(s), true, s);
+      } else {
+        emit.store(k, b(-1 - s), false, -1 - s);
+      }
+    }
+  }
+};
+
+// Which path runs: the backend's choice, or (tests) the tiled device path on any backend.
+enum class SetPath { automatic, tiled };
+
+// The set operation Op of a and b into `emit`; count(0) receives the output size.
+template <SetOp Op, class ExecSpace, class AView, class BView, class Emit, class Count, class Comp>
+void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AView& a,
+                     const BView& b, const Emit& emit, const Count& count, const Comp& comp,
+                     SetPath path = SetPath::automatic) {
+  const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
+  using C = typename Count::non_const_value_type;
+  if (total == 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(count, 0), C(0));
+    return;
+  }
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (path == SetPath::automatic) {
+      const std::int64_t pieces = host_chunk_count(space, total);
+      const auto staged = workspace<std::int64_t>(space, total + pieces, WorkspaceSlot::set_staged);
+      const auto sizes = workspace<std::int64_t>(space, pieces + 1, WorkspaceSlot::set_cuts);
+      using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+      Kokkos::parallel_for("Ordo::" + algo + "::host", Policy(space, 0, pieces),
+                           SetHostPieces<Op, AView, BView, decltype(staged), decltype(sizes), Comp>{
+                               a, b, staged, sizes, pieces, comp});
+      space.fence("Ordo::" + algo + ": fence");
+      std::int64_t running = 0;
+      for (std::int64_t c = 0; c <= pieces; ++c) {
+        const std::int64_t size = c < pieces ? sizes(c) : 0;
+        sizes(c) = running;
+        running += size;
+      }
+      Kokkos::parallel_for("Ordo::" + algo + "::store", Policy(space, 0, pieces),
+                           SetHostStore<AView, BView, Emit, decltype(staged), decltype(sizes)>{
+                               a, b, emit, staged, sizes, pieces, total});
+      Kokkos::deep_copy(space, Kokkos::subview(count, 0), C(running));
+      return;
+    }
+  }
+  using Tuning = SetOpsTuning<ExecSpace, sizeof(typename AView::value_type)>;
+  constexpr int vt = Tuning::vt;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (total + tile - 1) / tile;
+  const auto cuts = workspace<std::int64_t>(space, 2 * (tiles + 1), WorkspaceSlot::set_cuts);
+  const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::set_words);
+  Kokkos::parallel_for(
+      "Ordo::" + algo + "::partition",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
+      SetPartition<AView, BView, decltype(cuts), decltype(words), Comp>{a, b, cuts, words, tile,
+                                                                        comp});
+  using Bounds =
+      Kokkos::LaunchBounds<(Tuning::min_teams > 0 ? Tuning::team_size : 0), Tuning::min_teams>;
+  Kokkos::parallel_for(
+      "Ordo::" + algo + "::tiles",
+      Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size),
+      SetTiles<Op, vt, Tuning::lookback_window, ExecSpace, AView, BView, Emit, decltype(cuts),
+               decltype(words), Count, Comp>{a, b, emit, cuts, words, count, tiles, comp});
+}
+
+// ---- argument checks and the returned size (Ordo_SetOps.hpp)
+
+template <class ExecSpace, class AView, class BView, class OutView, class Comp>
+void check_set_operation(const char* fn, const ExecSpace& space, const AView& a, const BView& b,
+                         const OutView& out, const Comp& comp) {
+  static_check_views<ExecSpace, AView, BView, OutView>();
+  using T = typename OutView::non_const_value_type;
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
+                    std::is_same_v<typename BView::non_const_value_type, T>,
+                "Ordo: set operations take a, b and out of one value type");
+  check_all_reachable<ExecSpace>(fn, "a", a, "b", b, "out", out);
+  check_no_alias(fn, "out", out, "a", a, "b", b);
+  if constexpr (debug_checks) {
+    check_sorted(fn, "a", space, a, comp);
+    check_sorted(fn, "b", space, b, comp);
+  }
+}
+
+// Reads the size back and reports an output too short for it.
+template <class ExecSpace, class Count>
+std::int64_t size_checked(const char* fn, const ExecSpace& space, const Count& count,
+                          std::int64_t capacity, const char* out_name) {
+  const std::int64_t size = read_back<1>(space, count, std::string(fn) + ": fence")[0];
+  if (size > capacity) {
+    fail(fn, std::string(out_name) + " has " + std::to_string(capacity) + " elements, needs " +
+                 std::to_string(size) + " (the first " + std::to_string(capacity) +
+                 " outputs were written)");
+  }
+  return size;
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_SORTBLOCKSIMPL_HPP
+#define ORDO_IMPL_SORTBLOCKSIMPL_HPP
+
+// Device level of sort (seed 003), the kernels before the merge passes:
+//   Ordo::sort::blocks         one team per block of SortTuning's slabs: load (transposed for
+//                              full blocks), the slab network (CUDA seam from registers, or the
+//                              portable team network in scratch), store in order
+//   Ordo::sort::stream::flip   streaming merge levels (smaller sorts, SortTuning's
+//   Ordo::sort::stream::half   stream_levels): the flip merge of groups of 2, 4, ... blocks over
+//                              global memory, each thread merging a column of the group in
+//                              registers (flip and half merges down to one block apart), then
+//                              the half merges inside every block (the block kernel's shape)
+
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/lane/Ordo_Slab.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
+#include <impl/team/Ordo_TileSort.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// Slabs per block: SortTuning's, or as few as hold all n records when one block does (a small
+// sort's one team then runs a shorter network with fewer warps).
+template <class Tuning>
+std::int64_t block_slabs(std::int64_t n) {
+  constexpr std::int64_t slab = std::int64_t(Tuning::lanes) * Tuning::regs;
+  const std::int64_t fit = network_size(n, slab) / slab;
+  return fit < Tuning::slabs ? fit : Tuning::slabs;
+}
+
+// The block kernel (HalfMerge: the end of a streaming merge level) over n records.
+template <bool HalfMerge, class ExecSpace, class K, class V, class Source, class Sink, class Order>
+void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                 const Order& order, bool seam) {
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  const std::int64_t slabs = block_slabs<Tuning>(n);
+  const std::int64_t block = slabs * Tuning::lanes * Tuning::regs;
+  const std::int64_t blocks = (n + block - 1) / block;
+  const std::size_t bytes = ScratchTile<K, V>::bytes(block);
+  const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
+  with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
+    constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
+    auto policy = Seam ? Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs) * 32)
+                       : Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs), Tuning::lanes);
+    Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                         SortBlocks<HalfMerge, Seam, ExecSpace, K, V, Source, Sink, Order>{
+                             source, sink, order, n, block});
+  });
+}
+
+// ---- streaming merge levels ---------------------------------------------------------------
+
+// The flip merge of groups of G sorted-by-half blocks over global memory (in place), with the
+// level's half merges down to one block apart: column q of a group holds position q of each block
+// of its first half and position block - 1 - q of each block of its second half (the multi-slab
+// column of the CUDA seam, with blocks for slabs), so every pair of those stages lies in one
+// column, which one thread merges in registers. Consecutive threads take consecutive columns:
+// coalesced loads and stores (descending in the second half). Pairs whose upper position is at or
+// after n are skipped (padding never moves).
+template <int G, class ExecSpace, class K, class V, class Records, class Order>
+struct SortStreamFlip {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Records records;
+  Order order;
+  std::int64_t n, block, columns;  // columns: per team
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t first = member.league_rank() * columns;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, columns), [&](std::int64_t i) {
+      const std::int64_t c = first + i, q = c % block, base = c / block * (G * block);
+      auto pos = [&](int t) { return column_position<true>(base, t, G, block, q); };
+      K k[G];
+      V v[G];
+      ORDO_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          k[t] = records.keys.load(pos(t));
+          v[t] = records.values.load(pos(t));
+        }
+      }
+      column_merge<G, true>(k, v, order, [&](int t) { return pos(t) < n; });
+      ORDO_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          records.keys.store(pos(t), k[t]);
+          records.values.store(pos(t), v[t]);
+        }
+      }
+    });
+  }
+};
+
+// Streaming merge levels that sorts of n records run (SortTuning's stream_levels, or the one
+// SortOptions forces), at most log2(stream_max_group).
+template <class Tuning>
+int stream_levels(std::int64_t n, const SortOptions& options) {
+  constexpr int most = [] {
+    int log2 = 0;
+    while ((2 << log2) <= Tuning::stream_max_group) ++log2;
+    return log2;
+  }();
+  const int levels = options.stream_levels >= 0 ? options.stream_levels : Tuning::stream_levels(n);
+  return levels < most ? levels : most;
+}
+
+// The flip kernel of a streaming level of `group` blocks (instantiated for G = 2, 4, ...,
+// SortTuning::stream_max_group).
+template <int G, class ExecSpace, class K, class V, class Records, class Order>
+void stream_flip(const ExecSpace& space, std::int64_t n, std::int64_t block, int group,
+                 const Records& records, const Order& order) {
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  if constexpr (G <= Tuning::stream_max_group) {
+    if (group != G) {
+      stream_flip<2 * G, ExecSpace, K, V>(space, n, block, group, records, order);
+      return;
+    }
+    constexpr std::int64_t threads = std::int64_t(Tuning::slabs) * Tuning::lanes;
+    const std::int64_t columns = (n + G * block - 1) / (G * block) * block;
+    Kokkos::parallel_for(
+        "Ordo::sort::stream::flip",
+        Kokkos::TeamPolicy<ExecSpace>(space, (columns + threads - 1) / threads, int(threads)),
+        SortStreamFlip<G, ExecSpace, K, V, Records, Order>{records, order, n, block, threads});
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_SORTIMPL_HPP
+#define ORDO_IMPL_SORTIMPL_HPP
+
+// Device level of sort (seed 003 and its hybrid with merge path): argument checks, dispatch and
+// the order of the kernels.
+//   device_sort   the block kernel, streaming merge levels (Ordo_SortBlocksImpl.hpp), then
+//                 merge passes (Ordo_SortMergePassImpl.hpp) between two workspace buffers; the
+//                 last kernel writes the caller's Views
+//   host_sort     host backends (Ordo::sort::host::*): a merge sort of one chunk per thread
+//                 (stable), then merge-path merges of chunk pairs use every thread
+//   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
+//                 (Ordo_SortRadixImpl.hpp)
+//   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
+//                 sort for the space (CUDA: CUB, Ordo_SortVendorImpl.hpp)
+//   sort_records  the choice between them, and the entry points of Ordo_Sort.hpp's calls
+// Records flow from a source (the caller's keys, encoded, with their values, input positions or
+// nothing) through workspace buffers to a sink (the caller's Views, decoded): Ordo_SortRecords.hpp.
+
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_SortKeys.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_PermutationImpl.hpp>
+#include <impl/device/Ordo_SortBlocksImpl.hpp>
+#include <impl/device/Ordo_SortMergePassImpl.hpp>
+#include <impl/device/Ordo_SortRadixImpl.hpp>
+#include <impl/device/Ordo_SortVendorImpl.hpp>
+#include <impl/lane/Ordo_MergePath.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// ---- device backends -------------------------------------------------------------------------
+
+template <class ExecSpace, class T>
+using SortBuffer = WorkspaceView<T, ExecSpace>;
+
+// Sorts n records from `source` into `sink` under `order` (on keys K, values V): the block
+// kernel, then streaming merge levels (in place, in buffer 0), then merge passes between buffers
+// 0 and 1; the last kernel writes the sink.
+template <class ExecSpace, class K, class V, class Source, class Sink, class Order>
+void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                 const Order& order, bool seam, const SortOptions& options) {
+  constexpr std::int64_t block = SortTypes<ExecSpace, K, V>::block;
+  const int stream = stream_levels<typename SortTypes<ExecSpace, K, V>::Tuning>(n, options);
+  int levels = 0;
+  std::int64_t passes = 0;
+  for (std::int64_t run = block; run < n; run *= 2) {
+    if (levels < stream) {
+      ++levels;
+    } else {
+      ++passes;
+    }
+  }
+  if (levels + passes == 0) {
+    sort_blocks<false, ExecSpace, K, V>(space, n, source, sink, order, seam);
+    return;
+  }
+  constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  using KeyBuf = SortBuffer<ExecSpace, K>;
+  using ValueBuf = SortBuffer<ExecSpace, StoredValue<V>>;
+  using ValueEnd = std::conditional_t<with_values, PlainEnd<ValueBuf>, NoEnd>;
+  using BufferEnds = Ends<PlainEnd<KeyBuf>, ValueEnd>;
+  const std::int64_t vn = with_values ? n : 0;
+  const KeyBuf k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
+  const KeyBuf k1 = passes > 1 ? workspace<K>(space, n, WorkspaceSlot::sort_keys1) : KeyBuf();
+  const ValueBuf v0 = workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values0);
+  const ValueBuf v1 =
+      passes > 1 ? workspace<StoredValue<V>>(space, vn, WorkspaceSlot::sort_values1) : ValueBuf();
+  auto buffer_ends = [&](const KeyBuf& k, const ValueBuf& v) {
+    if constexpr (with_values) {
+      return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{v}};
+    } else {
+      (void)v;
+      return BufferEnds{PlainEnd<KeyBuf>{k}, ValueEnd{}};
+    }
+  };
+  const BufferEnds b0 = buffer_ends(k0, v0);
+  sort_blocks<false, ExecSpace, K, V>(space, n, source, b0, order, seam);
+  for (int level = 1; level <= levels; ++level) {
+    stream_flip<2, ExecSpace, K, V>(space, n, block, 1 << level, b0, order);
+    if (level == levels && passes == 0) {
+      sort_blocks<true, ExecSpace, K, V>(space, n, b0, sink, order, seam);
+    } else {
+      sort_blocks<true, ExecSpace, K, V>(space, n, b0, b0, order, seam);
+    }
+  }
+  // Each pass but the last writes samples of its runs for the next pass's partition (the first
+  // pass partitions without: the runs it merges come from the block or streaming kernels).
+  constexpr std::int64_t sample = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
+  static_assert(block % sample == 0, "runs start at sampled positions");
+  const KeyBuf samples =
+      passes > 1 ? workspace<K>(space, (n + sample - 1) / sample, WorkspaceSlot::sort_samples)
+                 : KeyBuf();
+  const auto less = order.less;
+  std::int64_t run = block << levels;
+  for (std::int64_t pass = 1; pass <= passes; ++pass) {
+    const KeyBuf& in_k = pass % 2 ? k0 : k1;
+    const ValueBuf& in_v = pass % 2 ? v0 : v1;
+    const KeyBuf samples_in = pass > 1 ? samples : KeyBuf();
+    // The pass into the next buffer, or the last into the sink.
+    if (pass == passes) {
+      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v, sink, samples_in, KeyBuf(), less,
+                                       options);
+    } else {
+      sort_merge_pass<ExecSpace, K, V>(space, n, run, in_k, in_v,
+                                       buffer_ends(pass % 2 ? k1 : k0, pass % 2 ? v1 : v0),
+                                       samples_in, samples, less, options);
+    }
+    run *= 2;
+  }
+}
+
+// ---- host backends ---------------------------------------------------------------------------
+
+template <class K, class V>
+struct HostRecord {
+  K key;
+  V value;
+};
+
+template <class K, class V>
+using HostRecordOf = std::conditional_t<std::is_same_v<V, NoValue>, K, HostRecord<K, V>>;
+
+// Host records order by key: plain keys as they are, key-value records by their key.
+template <class Less>
+struct HostRecordLess {
+  Less less;
+  template <class K>
+  bool operator()(const K& a, const K& b) const {
+    return less(a, b);
+  }
+  template <class K, class V>
+  bool operator()(const HostRecord<K, V>& a, const HostRecord<K, V>& b) const {
+    return less(a.key, b.key);
+  }
+};
+
+// The host backends' sort of [first, last) (stable): insertion sorts of runs of 16, then merges
+// back and forth between the range and `spare` (as long), ending in the range. Unlike std::sort,
+// whose unguarded loops walk past its range under a comparator such as `<=`, every loop here is
+// bounded by the range, whatever the comparator answers.
+template <class Rec, class Less>
+void host_chunk_sort(Rec* first, Rec* last, Rec* spare, const Less& less) {
+  const std::ptrdiff_t n = last - first;
+  constexpr std::ptrdiff_t run = 16;
+  for (std::ptrdiff_t lo = 0; lo < n; lo += run) {
+    const std::ptrdiff_t hi = std::min(n, lo + run);
+    for (std::ptrdiff_t i = lo + 1; i < hi; ++i) {
+      const Rec x = first[i];
+      std::ptrdiff_t j = i;
+      for (; j > lo && less(x, first[j - 1]); --j) first[j] = first[j - 1];
+      first[j] = x;
+    }
+  }
+  Rec* from = first;
+  Rec* to = spare;
+  for (std::ptrdiff_t width = run; width < n; width *= 2) {
+    for (std::ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
+      const std::ptrdiff_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
+      // (std::merge takes the second range's element only when it orders strictly first.)
+      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo, less);
+    }
+    std::swap(from, to);
+  }
+  if (from != first) std::copy(from, from + n, first);
+}
+
+// Record i of a source as a host record, and a host record to position i of a sink.
+template <class K, class V, class Source>
+HostRecordOf<K, V> load_host_record(const Source& source, std::int64_t i) {
+  if constexpr (std::is_same_v<V, NoValue>) {
+    return source.keys.load(i);
+  } else {
+    return HostRecord<K, V>{source.keys.load(i), source.values.load(i)};
+  }
+}
+
+template <class V, class Sink, class Rec>
+void store_host_record(const Sink& sink, std::int64_t i, const Rec& r) {
+  if constexpr (std::is_same_v<V, NoValue>) {
+    sink.keys.store(i, r);
+  } else {
+    sink.keys.store(i, r.key);
+    sink.values.store(i, r.value);
+  }
+}
+
+template <class ExecSpace, class K, class V, class Source, class Sink, class Less>
+void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+               const Less& key_less) {
+  using Rec = HostRecordOf<K, V>;
+  using Buf = SortBuffer<ExecSpace, Rec>;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const HostRecordLess<Less> less{key_less};
+  Buf a = workspace<Rec>(space, n, WorkspaceSlot::sort_keys0);
+  Buf b = workspace<Rec>(space, n, WorkspaceSlot::sort_keys1);
+  Kokkos::parallel_for("Ordo::sort::host::load", Range(space, 0, n),
+                       [=](std::int64_t i) { a(i) = load_host_record<K, V>(source, i); });
+  const std::int64_t threads = space.concurrency();
+  std::int64_t chunks = 1;
+  while (chunks < threads && n / (2 * chunks) >= Tuning::host_grain) chunks *= 2;
+  const std::int64_t width = (n + chunks - 1) / chunks;
+  Kokkos::parallel_for("Ordo::sort::host::chunks", Range(space, 0, chunks), [=](std::int64_t c) {
+    const std::int64_t lo = std::min(n, c * width), hi = std::min(n, (c + 1) * width);
+    host_chunk_sort(a.data() + lo, a.data() + hi, b.data() + lo, less);
+  });
+  for (std::int64_t run = width; run < n; run *= 2) {
+    const std::int64_t pairs = (n + 2 * run - 1) / (2 * run);
+    const std::int64_t pieces = std::max<std::int64_t>(1, threads / pairs);
+    Kokkos::parallel_for(
+        "Ordo::sort::host::merge", Range(space, 0, pairs * pieces), [=](std::int64_t w) {
+          const std::int64_t p = w / pieces, q = w % pieces, a0 = p * 2 * run;
+          const std::int64_t b0 = std::min(n, a0 + run), end = std::min(n, a0 + 2 * run);
+          const auto sa = Kokkos::subview(a, Kokkos::make_pair(a0, b0));
+          const auto sb = Kokkos::subview(a, Kokkos::make_pair(b0, end));
+          const auto out = Kokkos::subview(b, Kokkos::make_pair(a0, end));
+          merge_chunk(sa, sb, out, q, pieces, less, NoEmit{});
+        });
+    std::swap(a, b);
+  }
+  Kokkos::parallel_for("Ordo::sort::host::store", Range(space, 0, n),
+                       [=](std::int64_t i) { store_host_record<V>(sink, i, a(i)); });
+}
+
+// ---- dispatch --------------------------------------------------------------------------------
+
+// Which sort n records (keys by Codec, values V) take: options.algorithm, or by SortTuning's
+// bounds; the vendor sort only where the build has one for the space (else the radix sort), the
+// radix and vendor sorts only for encoded keys (else the slab sort).
+template <class ExecSpace, class Codec, class V>
+SortAlgorithm sort_algorithm(std::int64_t n, const SortOptions& options) {
+  if constexpr (Codec::encoded) {
+    using Tuning = typename SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning;
+    SortAlgorithm a = options.algorithm;
+    if (a == SortAlgorithm::automatic) {
+      a = n >= Tuning::vendor_from && vendor_sort_available_v<ExecSpace> ? SortAlgorithm::vendor
+          : n >= Tuning::radix_from                                      ? SortAlgorithm::radix
+                                                                         : SortAlgorithm::slab;
+    }
+    if (a == SortAlgorithm::vendor && !vendor_sort_available_v<ExecSpace>) a = SortAlgorithm::radix;
+    return a;
+  } else {
+    (void)n;
+    (void)options;
+    return SortAlgorithm::slab;
+  }
+}
+
+// Whether a sort takes one of the radix sorts, which are stable whatever the values are.
+template <class ExecSpace, class Codec, class V>
+bool radix_chosen(std::int64_t n, const SortOptions& options) {
+  return sort_algorithm<ExecSpace, Codec, V>(n, options) != SortAlgorithm::slab;
+}
+
+// Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
+// keep input order (the slab sorts on device backends: V must then be the input position; the
+// radix sorts are stable whatever V is).
+template <class Codec, bool Stable, class V, class ExecSpace, class Source, class Sink>
+void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
+                  const typename Codec::Less& less, const SortOptions& options) {
+  using K = typename Codec::Bits;
+  using Less = typename Codec::Less;
+  if (n == 0) return;
+  if constexpr (Codec::encoded) {
+    switch (sort_algorithm<ExecSpace, Codec, V>(n, options)) {
+      case SortAlgorithm::vendor:
+        if constexpr (vendor_sort_available_v<ExecSpace>) {
+          using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+          const std::int64_t bits_from =
+              Codec::floating ? Tuning::vendor_float_bits_from : Tuning::vendor_bits_from;
+          const bool bits = options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0;
+          vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits);
+          return;
+        }
+        break;
+      case SortAlgorithm::radix:
+        radix_sort<ExecSpace, K, V>(space, n, source, sink, options.path == SortPath::automatic);
+        return;
+      default: break;
+    }
+  }
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (options.path == SortPath::automatic) {
+      host_sort<ExecSpace, K, V>(space, n, source, sink, less);
+      return;
+    }
+  }
+  const RecordOrder<Less, Stable> order{less};
+  device_sort<ExecSpace, K, V>(space, n, source, sink, order,
+                               Codec::encoded && options.path == SortPath::automatic, options);
+}
+
+// ---- entry points ----------------------------------------------------------------------------
+
+// Sorts carry 32-bit input positions (stable forms, sort_permutation).
+template <class KeyView>
+void check_sort_size(const char* fn, const KeyView& keys) {
+  if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
+    fail(fn, "keys has " + std::to_string(keys.extent(0)) +
+                 " elements, at most 2^32 - 2 are supported");
+  }
+}
+
+// The range form's [begin, end) lies inside keys.
+template <class KeyView, class Begin, class End>
+void check_sort_range(const char* fn, const KeyView& keys, Begin begin, End end) {
+  const long long b = (long long)begin, e = (long long)end;
+  if (b < 0 || e < b || std::size_t(e) > keys.extent(0)) {
+    fail(fn, "the range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                 ") is not inside keys, which has " + std::to_string(keys.extent(0)) + " elements");
+  }
+}
+
+template <class ExecSpace, class KeyView>
+void check_sort_keys(const char* fn, const KeyView& keys) {
+  static_check_views<ExecSpace, KeyView>();
+  static_assert(!std::is_const_v<typename KeyView::value_type>, "Ordo: keys are sorted in place");
+  check_all_reachable<ExecSpace>(fn, "keys", keys);
+  check_sort_size(fn, keys);
+}
+
+template <class ExecSpace, class KeyView, class ValueView>
+void check_sort_values(const char* fn, const KeyView& keys, const ValueView& values) {
+  static_check_views<ExecSpace, ValueView>();
+  static_assert(!std::is_const_v<typename ValueView::value_type>, "Ordo: values move in place");
+  static_assert(std::is_trivially_copyable_v<typename ValueView::value_type>,
+                "Ordo: values are trivially copyable");
+  check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
+  check_no_alias(fn, "values", values, "keys", keys);
+  check_all_reachable<ExecSpace>(fn, "values", values);
+}
+
+// The entry points below the public calls (which check their arguments first); the tests and
+// ordo-perf call them with SortOptions.
+template <class ExecSpace, class KeyView, class Comp>
+void sort(const ExecSpace& space, const KeyView& keys, const Comp& comp,
+          const SortOptions& options) {
+  using Key = typename KeyView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  const Ends<CodecKeys<C, KeyView>, NoEnd> ends{{keys}, {}};
+  sort_records<C, false, NoValue>(space, std::int64_t(keys.extent(0)), ends, ends, C::less_of(comp),
+                                  options);
+}
+
+template <class ExecSpace, class KeyView, class ValueView, class Comp>
+void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                 const Comp& comp, const SortOptions& options) {
+  using Key = typename KeyView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  using V = typename ValueView::non_const_value_type;
+  const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
+  sort_records<C, false, V>(space, std::int64_t(keys.extent(0)), ends, ends, C::less_of(comp),
+                            options);
+}
+
+// The stable order's permutation into perm; sorted keys into sorted_keys unless that is NoEnd.
+template <class ExecSpace, class KeyView, class PermView, class KeysOut, class Comp>
+void stable_permutation(const ExecSpace& space, const KeyView& keys, const PermView& perm,
+                        const KeysOut& sorted_keys, const Comp& comp, const SortOptions& options) {
+  using Key = typename KeyView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  const Ends<CodecKeys<C, KeyView>, PositionValues<PermView>> source{{keys}, {perm}};
+  const Ends<KeysOut, PositionValues<PermView>> sink{sorted_keys, {perm}};
+  sort_records<C, true, std::uint32_t>(space, std::int64_t(keys.extent(0)), source, sink,
+                                       C::less_of(comp), options);
+}
+
+template <class ExecSpace, class KeyView, class ValueView, class Comp>
+void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                        const Comp& comp, const SortOptions& options) {
+  using Key = typename KeyView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  using V = typename ValueView::non_const_value_type;
+  const std::int64_t n = keys.extent(0);
+  const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
+  if (radix_chosen<ExecSpace, C, V>(n, options)) {
+    // The radix sort is stable: the values move with their keys, no permutation.
+    sort_records<C, true, V>(space, n, ends, ends, C::less_of(comp), options);
+  } else if constexpr (is_host_space_v<ExecSpace>) {
+    // The host sort is stable on records that carry the values themselves, whatever the path
+    // (the portable network breaks ties by the values, which are positions only on devices).
+    if (n > 0) host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, C::less_of(comp));
+  } else {
+    const auto perm = workspace<std::uint32_t>(space, n, WorkspaceSlot::sort_permutation);
+    stable_permutation(space, keys, perm, CodecKeys<C, KeyView>{keys}, comp, options);
+    apply_permutation_impl(space, perm, values);
+  }
+}
+
+// Out of place: `out` (the length of `in`, no alias) gets `in` sorted, `in` is left as it was
+// (Ordo::MPI's local sort). The radix sort reads `in` in its first pass and writes `out` in its
+// last; the other paths copy, then sort `out` in place.
+template <class ExecSpace, class InView, class OutView, class Comp>
+void sort_into(const ExecSpace& space, const InView& in, const OutView& out, const Comp& comp,
+               const SortOptions& options = {}) {
+  using Key = typename OutView::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  const std::int64_t n = in.extent(0);
+  if (radix_chosen<ExecSpace, C, NoValue>(n, options)) {
+    const Ends<CodecKeys<C, InView>, NoEnd> source{{in}, {}};
+    const Ends<CodecKeys<C, OutView>, NoEnd> sink{{out}, {}};
+    sort_records<C, false, NoValue>(space, n, source, sink, C::less_of(comp), options);
+  } else {
+    Kokkos::deep_copy(space, out, in);
+    sort(space, out, comp, options);
+  }
+}
+
+// stable_sort_by_key out of place, as sort_into.
+template <class ExecSpace, class InKeys, class InValues, class OutKeys, class OutValues, class Comp>
+void stable_sort_by_key_into(const ExecSpace& space, const InKeys& keys, const InValues& values,
+                             const OutKeys& out_keys, const OutValues& out_values, const Comp& comp,
+                             const SortOptions& options = {}) {
+  using Key = typename OutKeys::non_const_value_type;
+  using C = Codec<Key, Comp>;
+  using V = typename OutValues::non_const_value_type;
+  const std::int64_t n = keys.extent(0);
+  if (radix_chosen<ExecSpace, C, V>(n, options)) {
+    const Ends<CodecKeys<C, InKeys>, PlainEnd<InValues>> source{{keys}, {values}};
+    const Ends<CodecKeys<C, OutKeys>, PlainEnd<OutValues>> sink{{out_keys}, {out_values}};
+    sort_records<C, true, V>(space, n, source, sink, C::less_of(comp), options);
+  } else {
+    Kokkos::deep_copy(space, out_keys, keys);
+    Kokkos::deep_copy(space, out_values, values);
+    stable_sort_by_key(space, out_keys, out_values, comp, options);
+  }
+}
+
+}  // namespace Ordo::Impl
+
+#endif

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_SORTVENDORIMPL_HPP
+#define ORDO_IMPL_SORTVENDORIMPL_HPP
+
+// Device level of the vendor radix sort: on CUDA, cub::DeviceRadixSort through the vendor seam
+// (src/impl/cuda/Ordo_Cuda_Cub.hpp) with Ordo's contract around it. Three ways in:
+//   direct  the caller's contiguous Views, in place: CUB sorts between them and workspace buffers;
+//           when it ends in the workspace, the records are copied back
+//   into    the caller's contiguous input Views to its output Views (sort_into): CUB reads the
+//           input and writes the output
+//   staged  anything else (strided Views, input positions as values, discarded keys, and floats
+//           holding -0.0 or a NaN, which CUB orders otherwise: -0.0 equal to +0.0, NaNs by their
+//           sign): Ordo::sort::vendor::stage encodes the records into a workspace buffer
+//           (Ordo_SortKeys.hpp), CUB sorts the encoded records, Ordo::sort::vendor::store decodes
+//           them into the sink
+// The bits that vary: from SortTuning's vendor_bits_from on (floating-point keys:
+// vendor_float_bits_from), CUB sorts only the bits where the keys differ (u64 cell ids below 2^20
+// take three digit passes of eight, all-equal keys none), found on the device and read back (the
+// call waits for it): by Ordo::sort::vendor::bits (one read of the keys that stops as soon as no
+// pass can be saved; for floats it also finds -0.0 and NaNs, and only with it do floats take the
+// direct way), or in the staged way's stage. Every way is stable; keys and values are those of
+// Ordo's other paths bit for bit.
+
+#include <impl/core/Ordo_SortKeys.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Cub.hpp>
+#include <impl/lane/Ordo_LookbackWord.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace Ordo::Impl {
+
+// Whether this build has a vendor sort for ExecSpace.
+template <class ExecSpace>
+inline constexpr bool vendor_sort_available_v =
+#if defined(ORDO_CUDA_VENDOR_SORT)
+    std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+// An end of the records that CUB can read or write as it is: a contiguous View of the caller's
+// keys or values, or no values.
+template <class End>
+struct RawEnd : std::false_type {};
+template <class C, class View>
+struct RawEnd<CodecKeys<C, View>> : std::bool_constant<is_contiguous_1d_v<View>> {
+  using type = typename View::non_const_value_type;
+};
+template <class View>
+struct RawEnd<PlainEnd<View>> : std::bool_constant<is_contiguous_1d_v<View>> {
+  using type = typename View::non_const_value_type;
+};
+template <>
+struct RawEnd<NoEnd> : std::true_type {
+  using type = void;
+};
+
+template <class End>
+auto raw_data(const End& end) {
+  if constexpr (std::is_same_v<End, NoEnd>) {
+    (void)end;
+    return static_cast<void*>(nullptr);
+  } else {
+    return end.view.data();
+  }
+}
+
+// Whether CUB can sort from source to sink without staging: raw ends of the same key and value
+// types.
+template <class SK, class SV, class DK, class DV,
+          bool Raw = RawEnd<SK>::value&& RawEnd<SV>::value&& RawEnd<DK>::value&& RawEnd<DV>::value>
+struct RawEnds : std::false_type {};
+template <class SK, class SV, class DK, class DV>
+struct RawEnds<SK, SV, DK, DV, true>
+    : std::bool_constant<std::is_same_v<typename RawEnd<SK>::type, typename RawEnd<DK>::type> &&
+                         std::is_same_v<typename RawEnd<SV>::type, typename RawEnd<DV>::type>> {};
+template <class Source, class Sink>
+inline constexpr bool raw_ends_v = RawEnds<decltype(Source::keys), decltype(Source::values),
+                                           decltype(Sink::keys), decltype(Sink::values)>::value;
+
+// Which bits of keys in CUB's order vary: x's bits as CUB orders them (floats: negative ones
+// inverted, the sign bit of the others flipped), up to a flip of the sign bit for every key, which
+// changes no bit's variation (CUB's flip of signed keys), and whether x is a float -0.0 or NaN.
+template <class Key>
+struct VendorKeyBits {
+  using Bits = typename UnsignedOf<sizeof(Key)>::type;
+  static constexpr Bits sign = Bits(1) << (8 * sizeof(Key) - 1);
+  KOKKOS_INLINE_FUNCTION static Bits of(const Key x) {
+    const Bits b = Kokkos::bit_cast<Bits>(x);
+    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : Bits(b ^ sign);
+    return b;
+  }
+  KOKKOS_INLINE_FUNCTION static bool special(const Key x) {
+    if constexpr (std::is_floating_point_v<Key>) {
+      const Bits b = Kokkos::bit_cast<Bits>(x);
+      const Bits inf = sizeof(Key) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
+      return b == sign || Bits(b & ~sign) > inf;
+    } else {
+      (void)x;
+      return false;
+    }
+  }
+};
+
+// Bits [first set, last set] of a mask, as CUB's begin_bit and end_bit (0, 0 when none is set).
+struct BitRange {
+  int begin = 0, end = 0;
+  KOKKOS_INLINE_FUNCTION static BitRange of(std::uint64_t mask) {
+    if (mask == 0) return {};
+    return {Kokkos::countr_zero(mask), 64 - Kokkos::countl_zero(mask)};
+  }
+};
+
+// words(0): every bit in which some key differs from the first (CUB's order); words(1): bit 0 set
+// when a float key is -0.0 or a NaN, bit 1 when a team stopped before reading all its tiles (then
+// words(0) may lack bits, and every bit is sorted). Teams of SortTuning's vendor_bits_team
+// threads take tiles of vendor_bits_items keys each, as many teams as run at once; with
+// stop_span > 0 a team stops once the varying bits seen so far span more than stop_span bits
+// (no digit pass can be saved).
+template <class ExecSpace, class KeyView, class Words>
+struct VendorBits {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Key = typename KeyView::non_const_value_type;
+  using KB = VendorKeyBits<Key>;
+  KeyView keys;
+  Words words;
+  std::int64_t n, tile;
+  int stop_span;
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const typename KB::Bits first = KB::of(keys(0));
+    for (std::int64_t t = member.league_rank(); t * tile < n; t += member.league_size()) {
+      if (stop_span > 0) {
+        std::uint64_t seen = 0;
+        Kokkos::single(
+            Kokkos::PerTeam(member),
+            [&](std::uint64_t& s) {
+              s = LookbackWord::read(reinterpret_cast<const std::uint64_t&>(words(0)));
+            },
+            seen);
+        const BitRange r = BitRange::of(seen);
+        if (r.end - r.begin > stop_span) {
+          Kokkos::single(Kokkos::PerTeam(member), [&] { Kokkos::atomic_or(&words(1), 2); });
+          return;
+        }
+      }
+      const std::int64_t begin = t * tile, end = n - begin < tile ? n : begin + tile;
+      std::uint64_t local = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, begin, end),
+          [&](std::int64_t i, std::uint64_t& acc) {
+            const Key k = keys(i);
+            acc |= std::uint64_t(KB::of(k) ^ first);
+            if (KB::special(k)) Kokkos::atomic_or(&words(1), 1);
+          },
+          Kokkos::BOr<std::uint64_t>(local));
+      Kokkos::single(Kokkos::PerTeam(member), [&] {
+        if (local) Kokkos::atomic_or(&words(0), std::int64_t(local));
+      });
+    }
+  }
+};
+
+// Staged path: record i of the source, encoded, to buffers 0; its bits that differ from the first
+// record's into the reduction (when the bits are wanted).
+template <bool WithValues, class Bits, class SV, class Source>
+struct VendorStage {
+  Source source;
+  Bits* keys;
+  SV* values;
+  KOKKOS_INLINE_FUNCTION Bits load(std::int64_t i) const {
+    const Bits k = source.keys.load(i);
+    keys[i] = k;
+    if constexpr (WithValues) values[i] = source.values.load(i);
+    return k;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { load(i); }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::uint64_t& varying) const {
+    varying |= std::uint64_t(load(i) ^ source.keys.load(0));
+  }
+};
+
+// Staged path: the sorted encoded records to the sink, decoded.
+template <bool WithValues, class Bits, class SV, class Sink>
+struct VendorStore {
+  Sink sink;
+  const Bits* keys;
+  const SV* values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    sink.keys.store(i, keys[i]);
+    if constexpr (WithValues) sink.values.store(i, values[i]);
+  }
+};
+
+#if defined(ORDO_CUDA_VENDOR_SORT)
+
+// CUB's temporary storage for a sort of n records by bits r, in the workspace: its size asked of
+// CUB once per shape (the last four shapes of each record type and way in are kept). Into: from
+// in to out; otherwise between the two buffers.
+struct VendorShape {
+  std::int64_t n = -1;
+  int begin = 0, end = 0;
+  std::size_t bytes = 0;
+};
+
+template <bool Into, class K, class V>
+WorkspaceView<std::byte, Kokkos::Cuda> vendor_temp(const char* fn, const Kokkos::Cuda& space,
+                                                   K* const (&keys)[2], V* const (&values)[2],
+                                                   std::int64_t n, BitRange r, bool descending) {
+  static thread_local VendorShape known[4];
+  static thread_local int next = 0;
+  std::size_t bytes = 0;
+  bool found = false;
+  for (const VendorShape& s : known) {
+    if (s.n == n && s.begin == r.begin && s.end == r.end) {
+      bytes = s.bytes;
+      found = true;
+    }
+  }
+  if (!found) {
+    if constexpr (Into) {
+      CudaSeam::cub_radix_sort_into(fn, nullptr, bytes, keys[0], keys[1], values[0], values[1], n,
+                                    r.begin, r.end, descending, space);
+    } else {
+      int current = 0;
+      CudaSeam::cub_radix_sort(fn, nullptr, bytes, keys, values, current, n, r.begin, r.end,
+                               descending, space);
+    }
+    known[next] = VendorShape{n, r.begin, r.end, bytes};
+    next = (next + 1) % 4;
+  }
+  return workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
+}
+
+// The bits of the keys to sort by, and whether a float key is -0.0 or a NaN
+// (Ordo::sort::vendor::bits, then a read-back).
+template <class KeyView, class Words>
+std::pair<BitRange, bool> vendor_bits(const Kokkos::Cuda& space, const KeyView& keys,
+                                      std::int64_t n, const Words& words) {
+  using Key = typename KeyView::non_const_value_type;
+  using Tuning = SortTuning<Kokkos::Cuda, sizeof(Key), 0>;
+  Kokkos::deep_copy(space, words, std::int64_t(0));
+  const std::int64_t tile = std::int64_t(Tuning::vendor_bits_team) * Tuning::vendor_bits_items;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const std::int64_t resident = space.concurrency() / Tuning::vendor_bits_team;
+  // Floats read every key (a -0.0 or a NaN anywhere changes the path). Otherwise a team stops once
+  // the bits span more than two digits short of the key: one pass of an even count saved costs the
+  // read of the keys and the copy back that an odd count makes (CUB ends in the other buffer).
+  const int stop_span = std::is_floating_point_v<Key> ? 0 : 8 * (int(sizeof(Key)) - 2);
+  Kokkos::parallel_for(
+      "Ordo::sort::vendor::bits",
+      by_argument(Kokkos::TeamPolicy<Kokkos::Cuda>(space, int(tiles < resident ? tiles : resident),
+                                                   Tuning::vendor_bits_team)),
+      VendorBits<Kokkos::Cuda, KeyView, Words>{keys, words, n, tile, stop_span});
+  const auto seen = read_back<2>(space, words, "Ordo::sort: the bits that vary");
+  const BitRange all{0, int(8 * sizeof(Key))};
+  return {seen[1] & 2 ? all : BitRange::of(std::uint64_t(seen[0])), (seen[1] & 1) != 0};
+}
+
+// The direct and into ways: CUB on the caller's Views as they are. Returns false, having changed
+// nothing, where the staged way must run instead (float keys that may hold -0.0 or NaNs).
+template <class Codec, class V, class Source, class Sink>
+bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
+                     const Source& source, const Sink& sink, bool bits) {
+  using Key = typename RawEnd<decltype(Source::keys)>::type;
+  using CubValue = typename RawEnd<decltype(Source::values)>::type;
+  constexpr bool with_values = !std::is_void_v<CubValue>;
+  using SV = std::conditional_t<with_values, CubValue, char>;
+  // Without the bits, floats cannot be shown free of -0.0 and NaNs.
+  if (std::is_floating_point_v<Key> && !bits) return false;
+  const auto in_keys = source.keys.view;
+  Key* const out_keys = raw_data(sink.keys);
+  CubValue* const out_values = raw_data(sink.values);
+  const CubValue* const in_values = raw_data(source.values);
+  const bool in_place = raw_data(source.keys) == out_keys;
+  const std::int64_t alt = in_place ? n : 0;
+  // The workspace first: an allocation that fails leaves the inputs as they were, before any
+  // kernel has read them.
+  const auto alt_keys = workspace<Key>(space, alt, WorkspaceSlot::sort_keys1);
+  const auto alt_values = workspace<SV>(space, with_values ? alt : 0, WorkspaceSlot::sort_values1);
+  Key* const keys[2] = {out_keys, alt_keys.data()};
+  CubValue* values[2] = {out_values, nullptr};
+  if constexpr (with_values) values[1] = alt_values.data();
+  // Into: CUB reads keys[0] and writes keys[1] (values likewise).
+  Key* const into_keys[2] = {const_cast<Key*>(in_keys.data()), out_keys};
+  CubValue* const into_values[2] = {const_cast<CubValue*>(in_values), out_values};
+  auto temp_for = [&](BitRange r) {
+    return in_place ? vendor_temp<false>(fn, space, keys, values, n, r, Codec::descending)
+                    : vendor_temp<true>(fn, space, into_keys, into_values, n, r, Codec::descending);
+  };
+  BitRange range{0, int(8 * sizeof(Key))};
+  temp_for(range);
+  const auto words = workspace<std::int64_t>(space, 2, WorkspaceSlot::vendor_bits);
+  if (bits) {
+    bool special = false;
+    std::tie(range, special) = vendor_bits(space, in_keys, n, words);
+    if (special) return false;
+  }
+  if (range.end == 0) {  // every key equal: the input order is the sorted order
+    if (!in_place) {
+      Kokkos::deep_copy(space, sink.keys.view, in_keys);
+      if constexpr (with_values) Kokkos::deep_copy(space, sink.values.view, source.values.view);
+    }
+    return true;
+  }
+  const auto temp = temp_for(range);
+  std::size_t bytes = temp.extent(0);
+  if (!in_place) {
+    CudaSeam::cub_radix_sort_into(fn, temp.data(), bytes, in_keys.data(), out_keys, in_values,
+                                  out_values, n, range.begin, range.end, Codec::descending, space);
+    return true;
+  }
+  int current = 0;
+  CudaSeam::cub_radix_sort(fn, temp.data(), bytes, keys, values, current, n, range.begin, range.end,
+                           Codec::descending, space);
+  if (current == 1) {
+    using Pair = Kokkos::pair<std::int64_t, std::int64_t>;
+    Kokkos::deep_copy(space, sink.keys.view, Kokkos::subview(alt_keys, Pair(0, n)));
+    if constexpr (with_values) {
+      Kokkos::deep_copy(space, sink.values.view, Kokkos::subview(alt_values, Pair(0, n)));
+    }
+  }
+  return true;
+}
+
+// The staged way: encoded records (Ordo's order, descending already complemented), sorted
+// ascending by CUB between two workspace buffers.
+template <class Codec, class V, class Source, class Sink>
+void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
+                        const Source& source, const Sink& sink, bool bits) {
+  using Bits = typename Codec::Bits;
+  using SV = StoredValue<V>;
+  constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  using CubValue = std::conditional_t<with_values, V, void>;
+  using Range = Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t vn = with_values ? n : 0;
+  const auto k0 = workspace<Bits>(space, n, WorkspaceSlot::sort_keys0);
+  const auto k1 = workspace<Bits>(space, n, WorkspaceSlot::sort_keys1);
+  const auto v0 = workspace<SV>(space, vn, WorkspaceSlot::sort_values0);
+  const auto v1 = workspace<SV>(space, vn, WorkspaceSlot::sort_values1);
+  Bits* const keys[2] = {k0.data(), k1.data()};
+  CubValue* values[2] = {nullptr, nullptr};
+  if constexpr (with_values) {
+    values[0] = v0.data();
+    values[1] = v1.data();
+  }
+  int current = 0;
+  BitRange range{0, int(8 * sizeof(Bits))};
+  vendor_temp<false>(fn, space, keys, values, n, range, false);
+  const auto words = workspace<std::int64_t>(space, 1, WorkspaceSlot::vendor_bits);
+  const VendorStage<with_values, Bits, SV, Source> stage{source, k0.data(), v0.data()};
+  if (bits) {
+    const Kokkos::View<std::uint64_t, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged> varying(
+        reinterpret_cast<std::uint64_t*>(words.data()));
+    Kokkos::parallel_reduce("Ordo::sort::vendor::stage", Range(space, 0, n), stage,
+                            Kokkos::BOr<std::uint64_t, Kokkos::CudaSpace>(varying));
+    range = BitRange::of(
+        std::uint64_t(read_back<1>(space, words, "Ordo::sort: the bits that vary")[0]));
+  } else {
+    Kokkos::parallel_for("Ordo::sort::vendor::stage", Range(space, 0, n), stage);
+  }
+  if (range.end > 0) {
+    const auto temp = vendor_temp<false>(fn, space, keys, values, n, range, false);
+    std::size_t bytes = temp.extent(0);
+    CudaSeam::cub_radix_sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
+                             range.end, false, space);
+  }
+  Kokkos::parallel_for("Ordo::sort::vendor::store", Range(space, 0, n),
+                       VendorStore<with_values, Bits, SV, Sink>{sink, keys[current],
+                                                                current ? v1.data() : v0.data()});
+}
+
+#endif
+
+// Sorts n records of `source` (keys encoded by Codec, values V) into `sink`, stably, by the vendor
+// radix sort; bits: find the bits that vary first.
+template <class Codec, class V, class ExecSpace, class Source, class Sink>
+void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
+                 const Sink& sink, bool bits) {
+  static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
+#if defined(ORDO_CUDA_VENDOR_SORT)
+  if constexpr (raw_ends_v<Source, Sink>) {
+    if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits)) return;
+  }
+  vendor_sort_staged<Codec, V>(fn, space, n, source, sink, bits);
+#endif
+}
+
+}  // namespace Ordo::Impl
+
+#endif

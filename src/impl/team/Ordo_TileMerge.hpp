@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_TILEMERGE_HPP
+#define ORDO_IMPL_TILEMERGE_HPP
+
+// Team level of merge (seed 001's tiled merge kernel, with moderngpu's register-blocked serial
+// merge): a tile of outputs whose A and B ranges sit back to back in team scratch, each thread
+// co-ranks its own vt outputs inside the tile and merges them in registers.
+
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/lane/Ordo_MergePath.hpp>
+#include <impl/team/Ordo_TileIO.hpp>
+#include <impl/team/Ordo_TileRange.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// Sequential stable merge of a[a_begin, a_end) and b[b_begin, b_end) into out starting at
+// out_begin (seed 001's merge_sequential, taking A on ties). emit(k, from_a, index) is told where
+// each output came from, for algorithms that carry values.
+template <class AView, class BView, class OutView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void serial_merge(const AView& a, std::int64_t a_begin, std::int64_t a_end,
+                                         const BView& b, std::int64_t b_begin, std::int64_t b_end,
+                                         const OutView& out, std::int64_t out_begin,
+                                         const Comp& comp, const Emit& emit) {
+  std::int64_t k = out_begin;
+  while (a_begin < a_end && b_begin < b_end) {
+    if (comp(b(b_begin), a(a_begin))) {
+      emit(k, false, b_begin);
+      out(k++) = b(b_begin++);
+    } else {
+      emit(k, true, a_begin);
+      out(k++) = a(a_begin++);
+    }
+  }
+  for (; a_begin < a_end; ++a_begin) {
+    emit(k, true, a_begin);
+    out(k++) = a(a_begin);
+  }
+  for (; b_begin < b_end; ++b_begin) {
+    emit(k, false, b_begin);
+    out(k++) = b(b_begin);
+  }
+}
+
+struct NoEmit {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, bool, std::int64_t) const {}
+};
+
+// Chunk c of `chunks` equal pieces of the merged output: co-rank both ends, merge sequentially.
+// Host backends run one chunk per thread; merge_team runs one per team thread.
+template <class AView, class BView, class OutView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const OutView& out,
+                                        std::int64_t c, std::int64_t chunks, const Comp& comp,
+                                        const Emit& emit) {
+  const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
+  const std::int64_t d0 = chunk_begin(total, chunks, c), d1 = chunk_begin(total, chunks, c + 1);
+  const std::int64_t i0 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
+  const std::int64_t i1 =
+      piece_end(merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp), i0, d1 - d0);
+  serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
+}
+
+// Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in
+// B = tile[a_end, b_end)) take `count` <= VT outputs into keys[], and where each came from
+// (its tile position) into src[]. A ends at or before B's start; reads stay inside tile[0, b_end],
+// which holds b_end + 1 slots.
+template <int VT, class TileView, class Key, class Comp>
+KOKKOS_INLINE_FUNCTION void tile_serial_merge(const TileView& tile, int ai, int a_end, int bi,
+                                              int b_end, int count, const Comp& comp,
+                                              Key (&keys)[VT], int (&src)[VT]) {
+  Key ak = tile(ai), bk = tile(bi);
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    if (k < count) {
+      const bool take_a = ai < a_end && (bi >= b_end || !comp(bk, ak));
+      keys[k] = take_a ? ak : bk;
+      src[k] = take_a ? ai : bi;
+      if (take_a) {
+        ak = tile(++ai);
+      } else {
+        bk = tile(++bi);
+      }
+    }
+  }
+}
+
+// A thread's `mine` merged outputs (and with WithFrom their sources) back to tile positions
+// [diag, diag + mine).
+template <int VT, bool WithFrom, class TileView, class FromView, class Key>
+KOKKOS_INLINE_FUNCTION void tile_write_back(const TileView& tile, const FromView& from, int diag,
+                                            int mine, const Key (&keys)[VT], const int (&src)[VT]) {
+  ORDO_UNROLL
+  for (int k = 0; k < VT; ++k) {
+    if (k < mine) tile(diag + k) = keys[k];
+  }
+  if constexpr (WithFrom) {
+    ORDO_UNROLL
+    for (int k = 0; k < VT; ++k) {
+      if (k < mine) from(diag + k) = src[k];
+    }
+  }
+}
+
+// The team merges one tile: outputs [0, na + nb) from A = a[a0, a0 + na) and
+// B = b[b0, b0 + nb), staged in `tile` (tile_slots(na + nb) slots); with WithFrom (values move),
+// `from` (na + nb slots) records each output's tile source. store(i, key, from_a, index) is called
+// once per output i with the key and, with WithFrom, where it came from (index into a or b;
+// otherwise from_a is true and index a0); consecutive threads take consecutive i. On return
+// tile(0, na + nb) holds the merged keys. team_merge_staged: the same once A and B are in `tile`
+// where `at` says (tile_load_async, awaited), without the load; given `out` (keys only), it stores
+// the merged keys there (tile_store) instead of calling store.
+template <int VT, bool WithFrom, class Member, class TileView, class FromView, class Comp,
+          class Store>
+KOKKOS_INLINE_FUNCTION void team_merge_staged(
+    const Member& member, std::int64_t a0, int na, std::int64_t b0, int nb, TileLayout at,
+    const TileView& tile, const FromView& from, const Comp& comp, const Store& store,
+    typename TileView::non_const_value_type* out = nullptr) {
+  using Key = typename TileView::non_const_value_type;
+  const int t = opaque(member.team_rank()), count = na + nb;
+  // Merge path inside the tile: this thread's outputs are [diag, diag + mine).
+  const int diag = t * VT < count ? t * VT : count;
+  const int mine = count - diag < VT ? count - diag : VT;
+  const int ai = merge_path<int>(tile, at.a_at, na, tile, at.b_at, nb, diag, comp);
+  Key keys[VT];
+  int src[VT];
+  tile_serial_merge<VT>(tile, at.a_at + ai, at.a_at + na, at.b_at + diag - ai, at.b_at + nb, mine,
+                        comp, keys, src);
+  member.team_barrier();
+
+  // Back through scratch for coalesced stores.
+  tile_write_back<VT, WithFrom>(tile, from, diag, mine, keys, src);
+  member.team_barrier();
+  if (!WithFrom && out != nullptr) {
+    tile_store(member, tile, count, out);
+    return;
+  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
+    if constexpr (WithFrom) {
+      const int s = from(i);
+      store(i, tile(i), s < at.b_at, s < at.b_at ? a0 + (s - at.a_at) : b0 + (s - at.b_at));
+    } else {
+      store(i, tile(i), true, a0);
+    }
+  });
+}
+
+template <int VT, bool WithFrom, class Member, class AView, class BView, class TileView,
+          class FromView, class Comp, class Store>
+KOKKOS_INLINE_FUNCTION void team_merge_tile(const Member& member, const AView& a, std::int64_t a0,
+                                            int na, const BView& b, std::int64_t b0, int nb,
+                                            const TileView& tile, const FromView& from,
+                                            const Comp& comp, const Store& store) {
+  tile_load<VT>(member, a, a0, na, b, b0, nb, tile);
+  member.team_barrier();
+  team_merge_staged<VT, WithFrom>(member, a0, na, b0, nb, TileLayout{0, na}, tile, from, comp,
+                                  store);
+}
+
+// Values of merge_by_key, gathered once by source index after the keys are merged.
+template <class AValues, class BValues, class OutValues>
+struct MergeValues {
+  using value_type = typename AValues::non_const_value_type;
+  AValues a;
+  BValues b;
+  OutValues out;
+  static constexpr bool enabled = true;
+
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t k, bool from_a, std::int64_t i) const {
+    out(k) = from_a ? a(i) : b(i);
+  }
+};
+
+// The value type of no values (a stand-in).
+template <class T>
+struct ValuesOf {
+  using value_type = T;
+};
+
+struct NoValues {
+  static constexpr bool enabled = false;
+  KOKKOS_INLINE_FUNCTION void gather(std::int64_t, bool, std::int64_t) const {}
+};
+
+// Whether pipelined merge tiles stage the values of their A and B ranges in scratch with the keys
+// (tile_load_async), so that the stores read them there instead of gathering from global memory.
+template <class ExecSpace, class Values>
+inline constexpr bool stages_values = false;
+template <class ExecSpace, class AValues, class BValues, class OutValues>
+inline constexpr bool stages_values<ExecSpace, MergeValues<AValues, BValues, OutValues>> =
+    async_tile_loads<ExecSpace, AValues, BValues>;
+
+template <class Values>
+struct GatherEmit {
+  Values values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, bool from_a, std::int64_t i) const {
+    values.gather(k, from_a, i);
+  }
+};
+
+// Tiles of team_size * VT outputs. Fused: one team per tile, which co-ranks its tile's ends
+// itself. Otherwise the ends come from `part`, written by the partition kernel, and where two
+// tiles fit a team's scratch (pipelined) each team runs tiles one after another, loading the next
+// while it merges the current one (team_pipeline; part's last word is the tiles' ticket counter),
+// else one team a tile.
+template <int VT, bool Fused, class ExecSpace, class AView, class BView, class OutView,
+          class PartView, class Values, class Comp>
+struct MergeTiles {
+  using Key = typename OutView::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Slot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Tuning = MergeTuning<ExecSpace, sizeof(Key)>;
+  using Value = typename std::conditional_t<Values::enabled, Values, ValuesOf<Key>>::value_type;
+  static constexpr int team_size = Tuning::team_size;
+  static constexpr int tile = team_size * VT;
+  // The scratch a team takes for tiles of `count` outputs: `buffers` tiles of keys (16-byte
+  // aligned), of values where staged, the sources where values move, and the pipeline's slot.
+  static constexpr std::size_t scratch_of(int count, int buffers, bool staged) {
+    return buffers * sizeof(Key) * tile_slots<Key>(count) + 16 +
+           (staged ? buffers * sizeof(Value) * tile_slots<Value>(count) + 16 : 0) +
+           (Values::enabled ? sizeof(int) * count + 16 : 0) +
+           (buffers > 1 ? sizeof(std::int64_t) + 16 : 0);
+  }
+  static constexpr std::size_t scratch_max = ScratchTuning<ExecSpace>::team_max;
+  // Pipelined where two tiles fit a team's scratch; values staged where they fit too.
+  static constexpr bool pipelined = !Fused && scratch_of(tile, 2, false) <= scratch_max;
+  static constexpr bool staged_values =
+      pipelined && stages_values<ExecSpace, Values> && scratch_of(tile, 2, true) <= scratch_max;
+  static constexpr int min_teams = Tuning::pipeline_min_teams(Values::enabled);
+  static constexpr int buffers = pipelined ? 2 : 1;
+  using ValueTile = Kokkos::View<Value*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  AView a;
+  BView b;
+  OutView out;
+  PartView part;
+  Values values;
+  Comp comp;
+
+  static std::size_t scratch_bytes(int threads) {
+    return scratch_of(threads * VT, buffers, staged_values);
+  }
+  std::size_t team_shmem_size(int threads) const { return scratch_bytes(threads); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t tile_size = std::int64_t(member.team_size()) * VT;
+    // The tiles start on a 16-byte boundary (tile_store).
+    const int slots = tile_slots<Key>(int(tile_size));
+    Key* const tiles_scratch = static_cast<Key*>(
+        member.team_scratch(0).get_shmem_aligned(buffers * slots * sizeof(Key), 16));
+    const int value_slots = tile_slots<Value>(int(tile_size));
+    Value* const values_scratch =
+        staged_values ? static_cast<Value*>(member.team_scratch(0).get_shmem_aligned(
+                            buffers * value_slots * sizeof(Value), 16))
+                      : nullptr;
+    IndexTile from;
+    if constexpr (Values::enabled) from = IndexTile(member.team_scratch(0), tile_size);
+    auto tile_of = [&](int buffer) { return KeyTile(tiles_scratch + buffer * slots, slots); };
+    auto values_of = [&](int buffer) {
+      return ValueTile(values_scratch + buffer * value_slots, value_slots);
+    };
+    auto merge = [&](std::int64_t id, int buffer, bool staged) {
+      const KeyTile tile = tile_of(buffer);
+      // (Not a structured binding: C++17 lambdas cannot capture those.)
+      const TileRange range = tile_range<Fused>(member, id, tile_size, a, b, part, comp);
+      const std::int64_t begin = range.begin, a0 = range.a0;
+      const int na = int(range.a1 - a0), nb = range.count - na;
+      const std::int64_t b0 = begin - a0;
+      // Where the values sit in their tile, where staged (once a tile, not once an output).
+      ValueTile value_tile;
+      TileLayout vat{0, na};
+      if constexpr (staged_values) {
+        value_tile = values_of(buffer);
+        vat = tile_layout<ExecSpace>(values.a, a0, na, values.b, b0, value_tile);
+      }
+      auto store = [&](int i, const Key& key, bool from_a, std::int64_t src) {
+        out(begin + i) = key;
+        if constexpr (staged_values) {
+          values.out(begin + i) =
+              value_tile(from_a ? vat.a_at + int(src - a0) : vat.b_at + int(src - b0));
+        } else {
+          values.gather(begin + i, from_a, src);
+        }
+      };
+      if (staged) {
+        const TileLayout at = tile_layout<ExecSpace>(a, a0, na, b, b0, tile);
+        Key* const keys_out =
+            Values::enabled || !is_contiguous_1d_v<OutView> ? nullptr : out.data() + begin;
+        team_merge_staged<VT, Values::enabled>(member, a0, na, b0, nb, at, tile, from, comp, store,
+                                               keys_out);
+      } else {
+        team_merge_tile<VT, Values::enabled>(member, a, a0, na, b, b0, nb, tile, from, comp, store);
+      }
+    };
+    if constexpr (!pipelined) {
+      merge(member.league_rank(), 0, false);
+    } else {
+      const std::int64_t tiles = std::int64_t(part.extent(0)) - 2;
+      team_pipeline(
+          member, &part(tiles + 1), Slot(member.team_scratch(0), 1), tiles,
+          [&](std::int64_t id, int buffer) {
+            const TileRange range = tile_range<false>(member, id, tile_size, a, b, part, comp);
+            const int na = int(range.a1 - range.a0);
+            tile_load_async<VT>(member, a, range.a0, na, b, range.begin - range.a0,
+                                range.count - na, tile_of(buffer));
+            if constexpr (staged_values) {
+              tile_load_async<VT>(member, values.a, range.a0, na, values.b, range.begin - range.a0,
+                                  range.count - na, values_of(buffer));
+            }
+          },
+          [&](std::int64_t id, int buffer) { merge(id, buffer, true); });
+    }
+  }
+};
+
+// View-like access to a[offset, ...).
+template <class View>
+struct Shifted {
+  View view;
+  std::int64_t offset;
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(std::int64_t i) const {
+    return view(offset + i);
+  }
+};
+
+// A merge pass over n records merges pairs of runs of `run` records (a pair at a0, its second
+// run at a0 + run, the last runs short or empty), and cuts each pair's output into per_pair tiles
+// of `tile` records (tiles never straddle pairs). Tile indices and per_pair fit 32 bits (sorts
+// hold fewer than 2^32 records), so that every tile finds its pair with a 32-bit division instead
+// of 64-bit ones.
+struct PassShape {
+  std::int64_t n, run;
+  int tile, per_pair;
+  PassShape(std::int64_t n_, std::int64_t run_, int tile_)
+      : n(n_), run(run_), tile(tile_), per_pair(int((2 * run_ + tile_ - 1) / tile_)) {}
+  std::int64_t tiles() const { return (n + 2 * run - 1) / (2 * run) * per_pair; }
+};
+
+// Tile t of a merge pass: its pair's runs hold len[0] and len[1] records from a0 and a0 + run,
+// the tile's outputs are [a0 + diag, a0 + diag + count) (count <= 0: nothing to do).
+struct PassTile {
+  std::int64_t a0, len[2], diag, count;
+  bool last;  // the pair's last tile
+  KOKKOS_INLINE_FUNCTION PassTile(int t, const PassShape& s) {
+    const int pair = t / s.per_pair;
+    a0 = std::int64_t(pair) * (2 * s.run);
+    std::int64_t total = 0;
+    ORDO_UNROLL
+    for (int r = 0; r < 2; ++r) {
+      const std::int64_t rest = s.n - (a0 + r * s.run);
+      len[r] = rest <= 0 ? 0 : (rest < s.run ? rest : s.run);
+      total += len[r];
+    }
+    diag = std::int64_t(t - pair * s.per_pair) * s.tile;
+    count = total - diag < s.tile ? total - diag : s.tile;
+    last = diag + count >= total;
+  }
+};
+
+// Co-rank (in its pair) of tile t's first output; from the samples of the runs (SortTuning's
+// partition_sample: samples(u) = keys(u * S)) when the previous pass wrote them.
+template <int S, class KeyView, class SampleView, class Less, class Probes>
+KOKKOS_INLINE_FUNCTION std::int64_t pass_co_rank(const KeyView& keys, const SampleView& samples,
+                                                 const PassTile& p, std::int64_t run,
+                                                 std::int64_t diag, const Less& less,
+                                                 const Probes& probes) {
+  const std::int64_t b0 = p.a0 + run;
+  if (samples.extent(0) > 0) {
+    return sampled_merge_path<S, std::int64_t>(keys, p.a0, p.len[0], keys, b0, p.len[1], samples,
+                                               p.a0 / S, b0 / S, diag, less, probes);
+  }
+  return merge_path<std::int64_t>(keys, p.a0, p.len[0], keys, b0, p.len[1], diag, less, probes);
+}
+
+// After a merge tile: its merged keys are still in the tile, the outputs [begin, begin + count)
+// of the pass; those at multiples of S are the samples of the next pass (none: samples empty).
+template <int S, class Member, class TileView, class SampleView>
+KOKKOS_INLINE_FUNCTION void write_samples(const Member& member, const TileView& tile,
+                                          const SampleView& samples, std::int64_t begin,
+                                          int count) {
+  if (samples.extent(0) == 0) return;
+  const int first = int((S - begin % S) % S);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (count - first + S - 1) / S),
+                       [&](int u) { samples((begin + first) / S + u) = tile(first + u * S); });
+}
+
+template <int VT, bool Fused, class ExecSpace, class K, class V, class KeyView, class ValueView,
+          class Sink, class PartView, class SampleView, class Less>
+struct SortMergeTiles {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using KeyTile = Kokkos::View<K*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ValueTile = Kokkos::View<StoredValue<V>*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  static constexpr int S = SortTypes<ExecSpace, K, V>::Tuning::partition_sample;
+
+  KeyView keys;
+  ValueView values;
+  Sink sink;
+  PartView part;
+  SampleView samples;  // written where not empty: every S-th output, for the next partition
+  PassShape shape;
+  Less less;
+
+  static std::size_t scratch_bytes(int team_size) {
+    const std::size_t tile = std::size_t(team_size) * VT;
+    return KeyTile::shmem_size(tile + 1) +
+           (with_values ? IndexTile::shmem_size(tile) + ValueTile::shmem_size(tile) : 0);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const PassTile p(member.league_rank(), shape);
+    const std::int64_t run = shape.run;
+    if (p.count <= 0) return;
+    const int count = int(p.count);
+    const std::int64_t diag = p.diag, begin = p.a0 + diag;
+    std::int64_t a_lo, a_hi;
+    if constexpr (Fused) {
+      const Shifted<KeyView> a{keys, p.a0}, b{keys, p.a0 + run};
+      constexpr int probes = MergePathTuning<ExecSpace>::team_probes;
+      const auto ends =
+          team_merge_path_ends<probes>(member, a, p.len[0], b, p.len[1], diag, diag + count, less);
+      a_lo = ends.first;
+      a_hi = ends.second;
+    } else {
+      a_lo = part(member.league_rank());
+      a_hi = p.last ? p.len[0] : part(member.league_rank() + 1);
+    }
+    a_hi = piece_end<std::int64_t>(a_hi, a_lo, count);
+    const int na = int(a_hi - a_lo), nb = count - na;
+    const std::int64_t a_first = p.a0 + a_lo, b_first = p.a0 + run + (diag - a_lo);
+    KeyTile tile(member.team_scratch(0), shape.tile + 1);
+    IndexTile from;
+    ValueTile staged;
+    if constexpr (with_values) {
+      // The tile's values are staged in scratch with the same coalesced loads as its keys, so
+      // that the stores below gather from scratch rather than chain global loads.
+      from = IndexTile(member.team_scratch(0), shape.tile);
+      staged = ValueTile(member.team_scratch(0), shape.tile);
+      tile_load<VT>(member, values, a_first, na, values, b_first, nb, staged);
+    }
+    team_merge_tile<VT, with_values>(
+        member, keys, a_first, na, keys, b_first, nb, tile, from, less,
+        [&](int i, const K& key, bool from_a, std::int64_t src) {
+          sink.keys.store(begin + i, key);
+          if constexpr (with_values) {
+            sink.values.store(begin + i,
+                              staged(from_a ? int(src - a_first) : na + int(src - b_first)));
+          }
+        });
+    write_samples<S>(member, tile, samples, begin, count);
+  }
+};
+
+}  // namespace Ordo::Impl
+
+#endif
