@@ -53,9 +53,8 @@ inline constexpr bool is_contiguous_1d_v<V, std::enable_if_t<Kokkos::is_view_v<V
 // x, hidden from the optimizer in CUDA device code. Kokkos runs a team's body in a loop over league
 // ranks; from a plain thread index the compiler hoists everything derived from it (every
 // register's load and store position, every stage's lane predicates) out of that loop and holds
-// it in registers for the whole kernel (ptxas, sm_90: sort's block kernel 96 registers instead of
-// 48; a slab of 32 registers per lane 255 instead of 72). Team kernels index by
-// opaque(member.team_rank()).
+// it in registers for the whole kernel (sort's block kernel took twice the registers). Team
+// kernels index by opaque(member.team_rank()).
 KOKKOS_FORCEINLINE_FUNCTION int opaque(int x) {
 #if defined(__CUDA_ARCH__)
   asm volatile("" : "+r"(x));

@@ -114,7 +114,7 @@ struct CompactTuning {
 // A size switch point that is never reached.
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
-// Sort (seed 003). The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
+// Sort. The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
 // of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
 // block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
 // merged by merge passes (MergeTuning's tiles). Host backends sort one chunk per thread with the
@@ -179,9 +179,8 @@ struct SortTuning {
   static constexpr std::int64_t segment_team_max = 1024;
   // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
   static constexpr int segment_list_team = 1;
-  // Host backends sort segments of encoded keys from this many records on with a radix sort. (A
-  // lane bound of 32 on OpenMP, 2 threads, 2^22 u32 keys in cells of mean 32: keys 27.8 ms
-  // against 28.7 for a std::sort loop, keys with f64 values 48.5 against 31.9: 16 stays.)
+  // Host backends sort segments of encoded keys from this many records on with a radix sort (a
+  // lane bound of 32 measured slower with values than a std::sort loop: 16 stays).
   static constexpr std::int64_t segment_host_radix_from = 256;
 };
 

@@ -3,11 +3,11 @@
 #define ORDO_IMPL_CUDA_COMPACT_HPP
 
 // Seam level: team.
-// CUDA seam of compaction (seed 002), warp-level: selections are ballots, counts are popcounts,
+// CUDA seam of compaction, warp-level: selections are ballots, counts are popcounts,
 // warp counts are scanned in the block, and a lane finds its output position as the tile's base
 // plus the selected elements before it. The tile's base comes from
 //   LookbackBase  stable, single pass: warp 0 runs the decoupled look-back 32 tiles at a time
-//   AtomicBase    unordered: one atomic on the total per tile (seed 002's aggregated atomics,
+//   AtomicBase    unordered: one atomic on the total per tile (warp-aggregated atomics,
 //                 aggregated over the whole block)
 // Both are called by every thread of a Kokkos CUDA team (vector length 1, so team ranks are
 // consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
@@ -24,9 +24,9 @@ namespace Ordo::Impl {
 // Whether the warp seam (warp_tile_compact) stages the kept elements in scratch: where the
 // selection tests the element itself (copy_if) or the elements load as vectors. Selections that
 // do not read the element (copy_flagged, retrieve_all's map slots) load only the kept ones, after
-// the tile's base is known, and need no stage: staging retrieve_all's 8-byte entries (32 KiB a
-// team) made it 15 to 28% slower on the H100 (2^16 to 2^26 slots, against f531bf8 in one
-// session). Defined on every backend: the device-level kernels size their scratch by it.
+// the tile's base is known, and need no stage (staging retrieve_all's 8-byte entries, 32 KiB a
+// team, measured slower: perf_tests/README.md, copy_if and retrieve_all). Defined on every
+// backend: the kernels size their scratch by it.
 template <class Select, int G>
 inline constexpr bool compact_stages = Select::by_value || G > 1;
 

@@ -6,8 +6,8 @@
 // CUDA seam of the radix sort's ranking (Ordo_TileRadix.hpp, step 1), warp-level: warp w owns the
 // tile positions [w * 32 * Items, (w + 1) * 32 * Items), lane l's key k at position
 // w * 32 * Items + k * 32 + l (coalesced loads). For each k the lanes holding equal digits find
-// each other (one ballot per digit bit; __match_any_sync was 25% slower on the H100, its latency
-// on every key's critical path): a key's rank is its warp's count of that digit so far plus its
+// each other (one ballot per digit bit; __match_any_sync measured slower, its latency on every
+// key's critical path): a key's rank is its warp's count of that digit so far plus its
 // peers on lower lanes, and the lowest peer adds the peers to the count. Counters: column w of
 // counters(digit * warps + w). Called by every thread of a Kokkos CUDA team of whole warps
 // (vector length 1, so team ranks are consecutive lanes).

@@ -3,7 +3,7 @@
 #define ORDO_IMPL_CUDA_SLAB_HPP
 
 // Seam level: team.
-// CUDA seam of sort (seed 003, HotSort), the same network as Ordo_Slab.hpp with a warp's 32
+// CUDA seam of sort (HotSort), the same network as Ordo_Slab.hpp with a warp's 32
 // lanes as the slab's lanes and its registers as registers:
 //   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
 //   slab_sort               per-lane sorting network, then flip and half merges up to the slab

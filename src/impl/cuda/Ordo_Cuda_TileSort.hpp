@@ -3,7 +3,7 @@
 #define ORDO_IMPL_CUDA_TILESORT_HPP
 
 // Seam level: team.
-// CUDA seam of sort's team level (seed 003, HotSort): the block and segment sorts that
+// CUDA seam of sort's team level (HotSort): the block and segment sorts that
 // Ordo_TileNetwork.hpp runs portably, here from the warps' registers (cuda/Ordo_Cuda_Slab.hpp) with
 // the team's padded scratch as the exchange buffer:
 //   warp_sort           one warp sorts up to 32 * R records in one slab
@@ -197,8 +197,7 @@ KOKKOS_INLINE_FUNCTION void sort_block(const Member& member, const Source& sourc
 // group sorting the segment tile_of(g) returns (g: the group's index in the team) of count(g) <=
 // W * R records (0: none) in its slab of W lanes, in position order (lane l of the group holds
 // positions l * R + [0, R)); every lane of the warp takes part in the shuffles. Whole warps take
-// warp_sort's coalesced rows (at 2^24 u32 keys in segments of 1024 on the H100, position order
-// took 0.38 ms against 0.17).
+// warp_sort's coalesced rows (position order measured twice as slow there).
 template <int W, int R, class K, class V, class TileOf, class Order>
 KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Order& order) {
 #if defined(__CUDA_ARCH__)
@@ -227,9 +226,8 @@ KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Ord
 // Tuning::seam_team_regs; every stage in registers and shuffles); returns true. A longer one sorts
 // in runs of 32 * Tuning::team_run_regs records, warp w taking runs w, w + warps, ..., sets
 // `sorted` to that run length and returns false: the portable network then merges the runs. The
-// user's kernel takes the registers of sort_team's heaviest path (ptxas sm_90, u32 keys in
-// 128-thread teams: 77; 84 with the longer runs at 32 registers per lane; 112 with a slab per warp
-// merged in the View at f582cb9). Teams of other shapes: false, sorted unchanged.
+// user's kernel takes the registers of sort_team's heaviest path, which is why the runs stay
+// short (perf_tests/README.md, "Tuning values"). Teams of other shapes: false, sorted unchanged.
 template <class Tuning, class K, class V, class Tile, class Order>
 KOKKOS_INLINE_FUNCTION bool team_sort_in_warps(const Tile& tile, std::int64_t n, const Order& order,
                                                std::int64_t& sorted) {

@@ -40,11 +40,8 @@ struct MergeBoundaries {
 // The partition kernel: part(t) = boundaries(t, probes) for every t in [0, part.extent(0)), where
 // `boundaries` finds boundary t's co-rank with the probes it is given (MergeBoundaries above;
 // sort's merge passes, many pairs of runs at once). One thread per boundary (RangePolicy), or the
-// Lanes vector lanes of a team thread (TeamPolicy). (Measured on the H100: one team, or one
-// thread's vector lanes, per boundary run a wider search with fewer dependent steps but fetch more
-// sectors; for merge and for sort's large passes one thread wins: sort's 2^24-key partitions took
-// 14-30 us with 7 probes a round instead of 9-17, DRAM-bound on the sectors the probes fetch,
-// Nsight Compute at c924ecf+. SortTuning's partition_lanes says where lanes win.)
+// Lanes vector lanes of a team thread (TeamPolicy). Lanes run a wider search with fewer dependent
+// steps but fetch more sectors; SortTuning's partition_lanes says where they win.
 template <int Lanes, class ExecSpace, class Boundaries, class PartView>
 struct MergePathPartition {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;

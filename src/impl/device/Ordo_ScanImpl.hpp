@@ -7,9 +7,8 @@
 //   device backends: Ordo::<algo>::scan  one pass, a team a tile of team_size * vt counts
 //                    staged in scratch with coalesced loads (each thread sums vt consecutive
 //                    ones, a team scan, the decoupled look-back of team_look_back, the prefixes
-//                    back through scratch to coalesced stores); Kokkos::parallel_scan's two
-//                    passes took 0.49 ms for 2^24 counts on the H100 at 7d65e01, this scan with
-//                    each thread loading its own 16 counts (a warp's loads 128 bytes apart) 0.38
+//                    back through scratch to coalesced stores; team/Ordo_TileScan.hpp): one pass
+//                    where Kokkos::parallel_scan takes two
 //   host backends:   Ordo::<algo>::scan  Kokkos::parallel_scan
 
 #include <impl/core/Ordo_Traits.hpp>

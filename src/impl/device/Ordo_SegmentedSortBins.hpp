@@ -293,10 +293,8 @@ struct SegmentTeamSort {
     std::int64_t lo, n;
     segments(member.league_rank(), lo, n);
     if constexpr (Seam) {
-#if defined(ORDO_CUDA_SLAB)
-      CudaSeam::sort_block<false, Tuning::slabs, Tuning::regs, K, V>(member, records, records,
-                                                                     order, lo, n, block);
-#endif
+      warp_sort_block<false, Tuning::slabs, Tuning::regs, K, V>(member, records, records, order, lo,
+                                                                n, block);
     } else {
       team_sort_block<false, Tuning::lanes, Tuning::regs, K, V>(member, records, records, order, lo,
                                                                 n, block);

@@ -154,8 +154,7 @@ void sort_long_segments(const ExecSpace& space, const Records& records, const Se
   const Ends<LongSegmentOf<Slots>, BySlot> segment_source{{slots, by_key}, {}};
   const Ends<NoEnd, PlainEnd<Slots>> segment_sink{{}, {rank}};
   // The radix sort skips the digits every segment index shares (one pass below 256 segments);
-  // the slab sort took as long as the sort by key (at 2^24 u32 keys in powerlaw rows on the H100,
-  // about 230 us each).
+  // the slab sort took as long as the sort by key.
   SortOptions by_segment = options;
   by_segment.algorithm = SortAlgorithm::radix;
   sort_records<SegmentCodec, true, std::uint32_t>(

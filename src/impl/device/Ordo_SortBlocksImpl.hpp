@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_SORTBLOCKSIMPL_HPP
 #define ORDO_IMPL_SORTBLOCKSIMPL_HPP
 
-// Device level of sort (seed 003), the kernels before the merge passes:
+// Device level of sort, the kernels before the merge passes:
 //   Ordo::sort::blocks         one team per block of SortTuning's slabs: load (transposed for
 //                              full blocks), the slab network (CUDA seam from registers, or the
 //                              portable team network in scratch), store in order

@@ -2,8 +2,8 @@
 #ifndef ORDO_IMPL_SORTIMPL_HPP
 #define ORDO_IMPL_SORTIMPL_HPP
 
-// Device level of sort (seed 003 and its hybrid with merge path): argument checks, dispatch and
-// the order of the kernels.
+// Device level of sort (the slab sort, its hybrid with merge path, the radix and vendor sorts):
+// argument checks, dispatch and the order of the kernels.
 //   device_sort   the block kernel, streaming merge levels (Ordo_SortBlocksImpl.hpp), then
 //                 merge passes (Ordo_SortMergePassImpl.hpp) between two workspace buffers; the
 //                 last kernel writes the caller's Views

@@ -74,7 +74,7 @@ struct CompleteSink {
   }
 };
 
-// Second pass of sorted_equality_count (seed 000's SortedEqualityCount): the walk of X = B and
+// Second pass of sorted_equality_count (the equality counts): the walk of X = B and
 // Y = A gives the upper bound of each a[j] in b; counts(j) holds its lower bound from the first
 // pass and becomes the difference.
 template <class CountView>

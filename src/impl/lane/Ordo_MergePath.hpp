@@ -101,7 +101,7 @@ KOKKOS_INLINE_FUNCTION Index merge_path_between(const AView& a, Index a_begin, c
       lo, hi, probes, [&](Index i) { return !comp(b(b_begin + diag - 1 - i), a(a_begin + i)); });
 }
 
-// Co-rank of `diag` (seed 001): the number of elements of A among the first `diag` elements of
+// Co-rank of `diag`: the number of elements of A among the first `diag` elements of
 // the stable merge of A = a[a_begin, a_begin + a_count) and B = b[b_begin, b_begin + b_count),
 // where on ties every element of A comes before the equal elements of B. Views or scratch Views.
 template <class Index, class AView, class BView, class Comp, class Probes = ThreadProbes>
@@ -116,8 +116,8 @@ KOKKOS_INLINE_FUNCTION Index merge_path(const AView& a, Index a_begin, Index a_c
 // The same co-rank, where every S-th element of A and of B is also stored in a small array of
 // samples: A[u * S] in samples(a_samples + u), B[u * S] in samples(b_samples + u). The samples
 // are searched first and the arrays only inside a window of 2 * S positions, so that most of the
-// dependent loads go to an array S times smaller (sort's partitions of 2^24 u32 keys on the H100:
-// 8.4 to 12.3 us instead of 10 to 18.6; a sample step still costs about what a DRAM step does).
+// dependent loads go to an array S times smaller (sort's merge-pass partitions; a sample step
+// still costs about what a DRAM step does).
 // For A's sampled position i = u * S, let j = diag - 1 - i and c = j / S, so that
 // B[c * S] <= B[j] <= B[(c + 1) * S]. If B[(c + 1) * S] orders before A[i], then so does B[j]:
 // A[i] is surely not among the first diag outputs ("after", monotone in u). If A[i] does not

@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_SLAB_HPP
 #define ORDO_IMPL_SLAB_HPP
 
-// Lane level of sort (seed 003, HotSort): a slab is W vector lanes times R registers per lane.
+// Lane level of sort (HotSort): a slab is W vector lanes times R registers per lane.
 // Every sort of Ordo runs one sorting network, the bitonic sort in its "flip" form, over the
 // positions of a block of slabs. Position e = slab * W * R + lane * R + register: each lane holds
 // a column of R consecutive positions, so a sorted slab is sorted down each lane's registers and

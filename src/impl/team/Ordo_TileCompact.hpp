@@ -2,9 +2,14 @@
 #ifndef ORDO_IMPL_COMPACTELEMENTS_HPP
 #define ORDO_IMPL_COMPACTELEMENTS_HPP
 
-// Device level of compaction (Ordo_CopyIfImpl.hpp): which elements copy_if and copy_flagged keep
-// (selections) and what they write for a kept one (emitters). retrieve_all's are in
-// Ordo_RetrieveAllImpl.hpp.
+// Team level of compaction (launched by device/Ordo_CopyIfImpl.hpp): which elements copy_if and
+// copy_flagged keep (selections) and what they write for a kept one (emitters; retrieve_all's are
+// in device/Ordo_RetrieveAllImpl.hpp), and the tile agents:
+//   CompactLookback   stable single pass: count, look back (team_window_look_back, or the CUDA
+//                     seam's warp walk), write
+//   CompactCount      reduce then scan (host backends): a tile's count
+//   CompactScatter    ... then its kept elements from the scanned offset
+//   CompactUnordered  one atomic a tile on the total
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>

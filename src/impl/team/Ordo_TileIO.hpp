@@ -32,9 +32,8 @@ namespace Ordo::Impl {
 
 // Cooperative, coalesced staging of tile(0, count) = load(0, count): element i is loaded by
 // thread i % team_size, with VT loads in flight per thread. Full tiles (at least VT * team_size
-// elements) load without bounds tests. (With the thread index opaque the branch costs 3 or 4
-// registers: merge's tiles 52 -> 56, sort's 50 -> 53 on sm_90; from a plain index it cost 17 to
-// 60.)
+// elements) load without bounds tests. (The thread index is opaque, so that the compiler does not
+// hold both branches' addresses in registers.)
 template <int VT, class Member, class Load, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_stage(const Member& member, int count, const Load& load,
                                        const TileView& tile) {
@@ -64,8 +63,8 @@ KOKKOS_INLINE_FUNCTION void tile_stage(const Member& member, int count, const Lo
 
 // Cooperative, coalesced load of a tile's A range a[a0, a0 + na) and B range b[b0, b0 + nb) into
 // tile(0, na + nb) (tile_stage). Where A and B are contiguous Views of one type, each element is
-// one address select and one load, not a predicated load from each View (Nsight Compute, H100:
-// the load phase was a fifth of a sort merge pass's instructions).
+// one address select and one load, not a predicated load from each View (the load phase is a
+// large share of a merge pass's instructions).
 template <int VT, class Member, class AView, class BView, class TileView>
 KOKKOS_INLINE_FUNCTION void tile_load(const Member& member, const AView& a, std::int64_t a0, int na,
                                       const BView& b, std::int64_t b0, int nb,

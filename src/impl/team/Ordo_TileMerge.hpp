@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_TILEMERGE_HPP
 #define ORDO_IMPL_TILEMERGE_HPP
 
-// Team level of merge (seed 001's tiled merge kernel, with moderngpu's register-blocked serial
+// Team level of merge (the tiled merge-path kernel, with a register-blocked serial
 // merge): a tile of outputs whose A and B ranges sit back to back in team scratch, each thread
 // co-ranks its own vt outputs inside the tile and merges them in registers.
 
@@ -20,7 +20,7 @@
 namespace Ordo::Impl {
 
 // Sequential stable merge of a[a_begin, a_end) and b[b_begin, b_end) into out starting at
-// out_begin (seed 001's merge_sequential, taking A on ties). emit(k, from_a, index) is told where
+// out_begin (taking A on ties). emit(k, from_a, index) is told where
 // each output came from, for algorithms that carry values.
 template <class AView, class BView, class OutView, class Comp, class Emit>
 KOKKOS_INLINE_FUNCTION void serial_merge(const AView& a, std::int64_t a_begin, std::int64_t a_end,

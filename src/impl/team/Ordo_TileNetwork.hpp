@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_TILENETWORK_HPP
 #define ORDO_IMPL_TILENETWORK_HPP
 
-// Team level of sort (seed 003): the network of Ordo_Slab.hpp over a block of positions held in
+// Team level of sort: the network of Ordo_Slab.hpp over a block of positions held in
 // memory the team shares, portable to every backend. Lane work (each lane's column of R
 // positions: the per-lane sorting network, and the in-lane end of every merge) runs over
 // TeamThreadRange (slabs) x ThreadVectorRange (lanes); the slab flip and half merges and the

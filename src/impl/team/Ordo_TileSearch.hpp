@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_TILESEARCH_HPP
 #define ORDO_IMPL_TILESEARCH_HPP
 
-// Team level of sorted search (seed 000: CPUSortedSearch3, DeviceSerialSearch, CTASortedSearch).
+// Team level of sorted search: the vectorized walk of two sorted sequences.
 //
 // Every mode of sorted search is one walk: the lower-bound traversal of X into Y, the stable merge
 // order of X and Y with X first on ties. Each step consumes one element:
@@ -27,7 +27,7 @@ namespace Ordo::Impl {
 // The state of one walk over x[x_first, x_end) and y[.., y_end) (x_first: where X's first loaded
 // element sits, so that a Y step at xi == x_first has no preceding X). With RangeCheck false the
 // caller guarantees the walk never runs off the loaded data (the halo elements are present), and
-// the range tests disappear (seed 000's "extended" tiles).
+// the range tests disappear ("extended" tiles).
 template <bool RangeCheck, class Index, class XView, class YView, class Comp>
 struct SearchWalk {
   using Key = typename XView::non_const_value_type;
@@ -110,7 +110,7 @@ KOKKOS_INLINE_FUNCTION void search_chunk(const XView& x, const YView& y, std::in
 // Results of a tile's walk, packed in an int: the tile-local index, and the match in bit 30.
 inline constexpr int search_match_bit = 1 << 30;
 
-// Register-blocked walk of a tile (seed 000's DeviceSerialSearch): up to VT steps from tile
+// Register-blocked walk of a tile : up to VT steps from tile
 // positions (xi, yi), each result packed into res[] and its direction into the returned decision
 // bits (bit k set: step k was an X step). X results hold yi - y_begin, Y results xi - x_begin.
 // The tile's X elements (with the preceding one, where loaded) sit from x_first on.
@@ -141,7 +141,7 @@ KOKKOS_INLINE_FUNCTION unsigned tile_serial_search(const TileView& tile, int x_f
   return decisions;
 }
 
-// Tiles of team_size * VT steps of the walk (seed 000's KernelSortedSearch). The team loads its X
+// Tiles of team_size * VT steps of the walk . The team loads its X
 // and Y ranges with the halo elements the match flags and the range-check-free walk need, each
 // thread walks VT steps in registers, the results are compacted through scratch into X order and
 // Y order, and stored with coalesced writes. Fused: one team per tile, which co-ranks its tile's

@@ -2,7 +2,7 @@
 #ifndef ORDO_IMPL_TILESORT_HPP
 #define ORDO_IMPL_TILESORT_HPP
 
-// Team level of sort (seed 003): the sorts one team runs, on the network of Ordo_TileNetwork.hpp
+// Team level of sort: the sorts one team runs, on the network of Ordo_TileNetwork.hpp
 // (portable) or its CUDA seam (cuda/Ordo_Cuda_TileSort.hpp):
 //   team_sort_block  the block kernel's team: load a block into scratch, sort it (or finish a
 //                    streaming merge level's half merges), store it
@@ -39,6 +39,22 @@ KOKKOS_INLINE_FUNCTION void team_sort_block(const Member& member, const Source& 
     team_block_sort<W, R, true, K, V>(member, tile, block, count, order);
   }
   store_tile<K, V>(member, tile, sink, base, count);
+}
+
+// The same block with the CUDA seam's warps (a warp per slab of 32 * R records, Slabs slabs):
+// CudaSeam::sort_block sorts it in scratch, the team stores it. Teams of whole warps only.
+template <bool HalfMerge, int Slabs, int R, class K, class V, class Member, class Source,
+          class Sink, class Order>
+KOKKOS_INLINE_FUNCTION void warp_sort_block(const Member& member, const Source& source,
+                                            const Sink& sink, const Order& order, std::int64_t base,
+                                            std::int64_t count, std::int64_t block) {
+#if defined(ORDO_CUDA_SLAB)
+  const auto tile = ScratchTile<K, V>::allocate(member, block);
+  CudaSeam::sort_block<HalfMerge, Slabs, R, K, V>(member, source, tile, order, base, count, block);
+  store_tile<K, V>(member, tile, sink, base, count);
+#else
+  (void)member, (void)source, (void)sink, (void)order, (void)base, (void)count, (void)block;
+#endif
 }
 
 // sort_team and sort_by_key_team: keys (and values) in place, Codec's order. On CUDA, teams of
@@ -97,12 +113,8 @@ struct SortBlocks {
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
     if constexpr (Seam) {
-#if defined(ORDO_CUDA_SLAB)
-      const auto tile = ScratchTile<K, V>::allocate(member, block);
-      CudaSeam::sort_block<HalfMerge, Tuning::slabs, Tuning::regs, K, V>(member, source, tile,
-                                                                         order, base, count, block);
-      store_tile<K, V>(member, tile, sink, base, count);
-#endif
+      warp_sort_block<HalfMerge, Tuning::slabs, Tuning::regs, K, V>(member, source, sink, order,
+                                                                    base, count, block);
     } else {
       team_sort_block<HalfMerge, Tuning::lanes, Tuning::regs, K, V>(member, source, sink, order,
                                                                     base, count, block);
