@@ -9,6 +9,7 @@
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -125,11 +126,9 @@ void binary_search_dispatch(const char* label, const ExecSpace& space, const Hay
     const std::int64_t per_thread =
         spread < Tuning::needles_per_thread ? spread : Tuning::needles_per_thread;
     const std::int64_t per_team = std::int64_t(Tuning::team_size) * per_thread;
-    Kokkos::parallel_for(
-        label,
-        Kokkos::TeamPolicy<ExecSpace>(space, (count + per_team - 1) / per_team, Tuning::team_size),
-        BinarySearchTiles<Tuning::samples, ExecSpace, Haystack, Needles, Out, Upper, Comp>{
-            haystack, needles, out, comp, samples, step, per_team});
+    launch_tiles(label, space, TilePlan{(count + per_team - 1) / per_team, Tuning::team_size},
+                 BinarySearchTiles<Tuning::samples, ExecSpace, Haystack, Needles, Out, Upper, Comp>{
+                     haystack, needles, out, comp, samples, step, per_team});
   }
 }
 

@@ -31,6 +31,7 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Compact.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_TileCompact.hpp>
 
@@ -71,15 +72,11 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
       constexpr int min_teams = Tuning::lookback_min_teams(
           sizeof(typename Emit::value_type),
           !decltype(seam)::value || compact_stages<Select, decltype(group)::value>);
-      using Bounds =
-          Kokkos::LaunchBounds<(min_teams > 0 ? Tuning::lookback_team_size : 0), min_teams>;
       using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
                                       Select, Emit, decltype(state), TotalView>;
-      Kokkos::parallel_for(
-          "Ordo::copy_if::tiles",
-          by_argument(
-              Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::lookback_team_size)
-                  .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()))),
+      launch_tiles<Tuning::lookback_team_size, min_teams>(
+          "Ordo::copy_if::tiles", space,
+          TilePlan{tiles, Tuning::lookback_team_size, Functor::scratch_bytes()},
           Functor{select, emit, state, total, n, tiles});
     });
   });
@@ -112,16 +109,15 @@ void compact_reduce_then_scan(const ExecSpace& space, std::int64_t n, const Sele
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto tile_counts = workspace<std::int64_t>(space, tiles);
   using Counts = decltype(tile_counts);
-  const auto policy = by_argument(Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size));
-  Kokkos::parallel_for("Ordo::copy_if::count", policy,
-                       CompactCount<ExecSpace, Select, Counts>{select, tile_counts, n, tile});
+  const TilePlan plan{tiles, Tuning::team_size};
+  launch_tiles("Ordo::copy_if::count", space, plan,
+               CompactCount<ExecSpace, Select, Counts>{select, tile_counts, n, tile});
   Kokkos::parallel_scan(
       "Ordo::copy_if::scan",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
       CompactScan<Counts, TotalView>{tile_counts, total, tiles});
-  Kokkos::parallel_for(
-      "Ordo::copy_if::scatter", policy,
-      CompactScatter<ExecSpace, Select, Emit, Counts>{select, emit, tile_counts, n, tile});
+  launch_tiles("Ordo::copy_if::scatter", space, plan,
+               CompactScatter<ExecSpace, Select, Emit, Counts>{select, emit, tile_counts, n, tile});
 }
 
 // Stable compaction of the selected elements of [0, n); the selected count to total(0).
@@ -162,13 +158,10 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
       const std::size_t scratch = seam && compact_stages<Select, decltype(group)::value>
                                       ? stage_bytes<typename Emit::value_type>(tile)
                                       : 0;
-      const auto policy =
-          by_argument(Kokkos::TeamPolicy<ExecSpace>(space, (n + tile - 1) / tile, Tuning::team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(scratch)));
-      Kokkos::parallel_for(
-          "Ordo::copy_if_unordered::tiles", policy,
-          CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace, Select, Emit,
-                           TotalView>{select, emit, total, n, tile});
+      launch_tiles("Ordo::copy_if_unordered::tiles", space,
+                   TilePlan{(n + tile - 1) / tile, Tuning::team_size, scratch},
+                   CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace,
+                                    Select, Emit, TotalView>{select, emit, total, n, tile});
     });
   });
 }

@@ -10,6 +10,7 @@
 
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_MergePath.hpp>
 #include <impl/team/Ordo_TileRange.hpp>
 
@@ -128,10 +129,9 @@ void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, 
   const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
   if (total == 0) return;
   const std::int64_t tiles = (total + tile_size - 1) / tile_size;
-  const Kokkos::TeamPolicy<ExecSpace> policy(space, tiles, team_size);
   if (fused) {
-    Kokkos::parallel_for(prefix + "::fused", policy,
-                         make_tiles(std::true_type{}, PartitionView<ExecSpace>()));
+    launch_tiles(prefix + "::fused", space, TilePlan{tiles, team_size},
+                 make_tiles(std::true_type{}, PartitionView<ExecSpace>()));
     return;
   }
   using Tiles = decltype(make_tiles(std::false_type{}, PartitionView<ExecSpace>()));
@@ -140,18 +140,15 @@ void launch_merge_path_tiles(const std::string& prefix, const ExecSpace& space, 
     partition_merge_path(
         prefix + "::partition", space, MergeBoundaries<AView, BView, Comp>{a, b, tile_size, comp},
         PartitionView<ExecSpace>(part.data(), tiles + 1), 1, part.data() + tiles + 1);
-    const std::int64_t resident = space.concurrency() / team_size;
-    const std::int64_t league = tiles < resident ? tiles : resident > 0 ? resident : 1;
-    using Bounds =
-        Kokkos::LaunchBounds<(Tiles::min_teams > 0 ? Tiles::team_size : 0), Tiles::min_teams>;
-    Kokkos::parallel_for(prefix + "::tiles",
-                         Kokkos::TeamPolicy<ExecSpace, Bounds>(space, league, team_size),
-                         make_tiles(std::false_type{}, part));
+    launch_tiles<Tiles::team_size, Tiles::min_teams>(prefix + "::tiles", space,
+                                                     TilePlan{tiles, team_size, 0, true},
+                                                     make_tiles(std::false_type{}, part));
   } else {
     const PartitionView<ExecSpace> part = workspace<std::int64_t>(space, tiles + 1);
     partition_merge_path(prefix + "::partition", space,
                          MergeBoundaries<AView, BView, Comp>{a, b, tile_size, comp}, part);
-    Kokkos::parallel_for(prefix + "::tiles", policy, make_tiles(std::false_type{}, part));
+    launch_tiles(prefix + "::tiles", space, TilePlan{tiles, team_size},
+                 make_tiles(std::false_type{}, part));
   }
 }
 

@@ -14,6 +14,7 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/team/Ordo_TileScan.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -51,8 +52,8 @@ void exclusive_scan(const std::string& algo, const ExecSpace& space, std::int64_
     const std::int64_t tiles = (n + 1 + tile - 1) / tile;
     const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::scan_words);
     Kokkos::deep_copy(space, words, 0);
-    Kokkos::parallel_for(
-        "Ordo::" + algo + "::scan", Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size),
+    launch_tiles(
+        "Ordo::" + algo + "::scan", space, TilePlan{tiles, Tuning::team_size},
         ScanTiles<Tuning::vt, Tuning::lookback_window, ExecSpace, Out, Item, decltype(words)>{
             out, item, words, n, tiles});
   }

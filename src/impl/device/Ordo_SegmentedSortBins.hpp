@@ -24,6 +24,7 @@
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_Slab.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileSort.hpp>
@@ -125,11 +126,9 @@ void segment_pass(const ExecSpace& space, const Offsets& offsets, const List& li
   Pass pass{offsets, lists, counts, n, segments, {}};
   for (int b = 0; b < Bins::count; ++b) pass.starts[b] = starts ? starts[b] : 0;
   const std::int64_t per_team = std::int64_t(Pass::items) * team_size;
-  Kokkos::parallel_for(
-      Place ? "Ordo::segmented_sort::lists" : "Ordo::segmented_sort::census",
-      Kokkos::TeamPolicy<ExecSpace>(space, (segments + per_team - 1) / per_team, team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes())),
-      pass);
+  launch_tiles(Place ? "Ordo::segmented_sort::lists" : "Ordo::segmented_sort::census", space,
+               TilePlan{(segments + per_team - 1) / per_team, team_size, Pass::scratch_bytes()},
+               pass);
 }
 
 // The census: how many segments each bin above the lane bins holds, and the long bin's records

@@ -20,6 +20,7 @@
 #include <impl/device/Ordo_PermutationImpl.hpp>
 #include <impl/device/Ordo_SegmentedSortBins.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -281,10 +282,9 @@ void sort_group_bin(const ExecSpace& space, const Records& records, const Order&
   constexpr int R = C / 32 > Tuning::segment_group_regs ? int(C / 32) : Tuning::segment_group_regs;
   constexpr int W = int(C / R), team = Tuning::segment_group_team, groups = team / W;
   static_assert(W >= 1 && W <= 32 && team % 32 == 0, "groups inside whole warps");
-  Kokkos::parallel_for("Ordo::segmented_sort::groups",
-                       Kokkos::TeamPolicy<ExecSpace>(space, (count + groups - 1) / groups, team),
-                       SegmentGroupSort<W, R, ExecSpace, K, V, Records, Order, Segments>{
-                           records, order, bin, count});
+  launch_tiles("Ordo::segmented_sort::groups", space, TilePlan{(count + groups - 1) / groups, team},
+               SegmentGroupSort<W, R, ExecSpace, K, V, Records, Order, Segments>{records, order,
+                                                                                 bin, count});
 }
 
 // One team a segment in a block of the bin's capacity (at least a slab).
@@ -294,13 +294,12 @@ void sort_team_bin(const ExecSpace& space, const Records& records, const Order& 
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
   constexpr std::int64_t slab = Seam ? 32 * Tuning::regs : Tuning::lanes * Tuning::regs;
   const std::int64_t block = capacity > slab ? capacity : slab, slabs = block / slab;
-  auto policy =
-      Seam ? Kokkos::TeamPolicy<ExecSpace>(space, count, int(slabs) * 32)
-           : Kokkos::TeamPolicy<ExecSpace>(
-                 space, count, int(std::min<std::int64_t>(slabs, Tuning::slabs)), Tuning::lanes);
-  Kokkos::parallel_for(
-      "Ordo::segmented_sort::teams",
-      policy.set_scratch_size(0, Kokkos::PerTeam(ScratchTile<K, V>::bytes(block))),
+  const std::size_t bytes = ScratchTile<K, V>::bytes(block);
+  const TilePlan plan = Seam ? TilePlan{count, int(slabs) * 32, bytes}
+                             : TilePlan{count, int(std::min<std::int64_t>(slabs, Tuning::slabs)),
+                                        bytes, false, Tuning::lanes};
+  launch_tiles(
+      "Ordo::segmented_sort::teams", space, plan,
       SegmentTeamSort<Seam, ExecSpace, K, V, Records, Order, Segments>{records, order, bin, block});
 }
 

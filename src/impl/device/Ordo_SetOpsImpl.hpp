@@ -23,6 +23,7 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_MergePathLaunch.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileSetOps.hpp>
@@ -183,11 +184,8 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
       SetPartition<AView, BView, decltype(cuts), decltype(words), Comp>{a, b, cuts, words, tile,
                                                                         comp});
-  using Bounds =
-      Kokkos::LaunchBounds<(Tuning::min_teams > 0 ? Tuning::team_size : 0), Tuning::min_teams>;
-  Kokkos::parallel_for(
-      "Ordo::" + algo + "::tiles",
-      Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size),
+  launch_tiles<Tuning::team_size, Tuning::min_teams>(
+      "Ordo::" + algo + "::tiles", space, TilePlan{tiles, Tuning::team_size},
       SetTiles<Op, vt, Tuning::lookback_window, ExecSpace, AView, BView, Emit, decltype(cuts),
                decltype(words), Count, Comp>{a, b, emit, cuts, words, count, tiles, comp});
 }

@@ -14,6 +14,7 @@
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_Slab.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileSort.hpp>
@@ -46,11 +47,11 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
   with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
     constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-    auto policy = Seam ? Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs) * 32)
-                       : Kokkos::TeamPolicy<ExecSpace>(space, blocks, int(slabs), Tuning::lanes);
-    Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(bytes)),
-                         SortBlocks<HalfMerge, Seam, ExecSpace, K, V, Source, Sink, Order>{
-                             source, sink, order, n, block});
+    const TilePlan plan = Seam ? TilePlan{blocks, int(slabs) * 32, bytes}
+                               : TilePlan{blocks, int(slabs), bytes, false, Tuning::lanes};
+    launch_tiles(label, space, plan,
+                 SortBlocks<HalfMerge, Seam, ExecSpace, K, V, Source, Sink, Order>{
+                     source, sink, order, n, block});
   });
 }
 
@@ -122,9 +123,9 @@ void stream_flip(const ExecSpace& space, std::int64_t n, std::int64_t block, int
     }
     constexpr std::int64_t threads = std::int64_t(Tuning::slabs) * Tuning::lanes;
     const std::int64_t columns = (n + G * block - 1) / (G * block) * block;
-    Kokkos::parallel_for(
-        "Ordo::sort::stream::flip",
-        Kokkos::TeamPolicy<ExecSpace>(space, (columns + threads - 1) / threads, int(threads)),
+    launch_tiles(
+        "Ordo::sort::stream::flip", space,
+        TilePlan{(columns + threads - 1) / threads, int(threads)},
         SortStreamFlip<G, ExecSpace, K, V, Records, Order>{records, order, n, block, threads});
   }
 }

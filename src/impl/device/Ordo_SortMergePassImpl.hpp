@@ -15,6 +15,7 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_MergePathLaunch.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileMerge.hpp>
 
@@ -61,24 +62,18 @@ void sort_merge_pass(const ExecSpace& space, std::int64_t n, std::int64_t run, c
   // that large, so only the partitioned tiles are instantiated with bounds.
   static_assert(SortTune::bounded_merge_from / (Tuning::team_size * vt) > Tuning::fused_max_tiles,
                 "sorts with bounded merge passes have too many tiles for a fused launch");
-  const auto scratch =
-      Kokkos::PerTeam(SortMergeTiles<vt, false, ExecSpace, K, V, KeyView, ValueView, Sink, Part,
-                                     SampleView, Less>::scratch_bytes(Tuning::team_size));
+  const TilePlan plan{tiles, Tuning::team_size,
+                      SortMergeTiles<vt, false, ExecSpace, K, V, KeyView, ValueView, Sink, Part,
+                                     SampleView, Less>::scratch_bytes(Tuning::team_size)};
   auto launch = [&](auto fused, const auto& tiles_functor, const char* label) {
     if constexpr (SortTune::bounded_merge_from < never && !decltype(fused)::value) {
       if (n >= SortTune::bounded_merge_from) {
-        using Bounds = Kokkos::LaunchBounds<Tuning::team_size, SortTune::merge_min_teams>;
-        Kokkos::parallel_for(label,
-                             Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Tuning::team_size)
-                                 .set_scratch_size(0, scratch),
-                             tiles_functor);
+        launch_tiles<Tuning::team_size, SortTune::merge_min_teams>(label, space, plan,
+                                                                   tiles_functor);
         return;
       }
     }
-    Kokkos::parallel_for(
-        label,
-        Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::team_size).set_scratch_size(0, scratch),
-        tiles_functor);
+    launch_tiles(label, space, plan, tiles_functor);
   };
   using Fused =
       SortMergeTiles<vt, true, ExecSpace, K, V, KeyView, ValueView, Sink, Part, SampleView, Less>;

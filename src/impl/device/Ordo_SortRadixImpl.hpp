@@ -23,6 +23,7 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Radix.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileRadix.hpp>
@@ -149,20 +150,15 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
     const std::int64_t chunks = (n + chunk - 1) / chunk;
     const int teams =
         int(chunks < Tuning::radix_histogram_teams ? chunks : Tuning::radix_histogram_teams);
-    Kokkos::parallel_for(
-        "Ordo::sort::radix::histogram",
-        by_argument(Kokkos::TeamPolicy<ExecSpace>(space, teams, Tuning::radix_team_size)
-                        .set_scratch_size(0, Kokkos::PerTeam(Histogram::scratch_bytes(passes)))),
-        Histogram{source, counts, n, chunk, passes});
+    launch_tiles("Ordo::sort::radix::histogram", space,
+                 TilePlan{teams, Tuning::radix_team_size, Histogram::scratch_bytes(passes)},
+                 Histogram{source, counts, n, chunk, passes});
     Kokkos::parallel_for("Ordo::sort::radix::scan",
                          Kokkos::TeamPolicy<ExecSpace>(space, passes, Kokkos::AUTO),
                          RadixScan<Counts>{counts, offsets, trivial, n});
-    using Bounds = Kokkos::LaunchBounds<Pass::team, Tuning::radix_min_teams>;
     for (int p = 0; p < passes; ++p) {
-      Kokkos::parallel_for(
-          "Ordo::sort::radix::pass",
-          by_argument(Kokkos::TeamPolicy<ExecSpace, Bounds>(space, tiles, Pass::team)
-                          .set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes()))),
+      launch_tiles<Pass::team, Tuning::radix_min_teams>(
+          "Ordo::sort::radix::pass", space, TilePlan{tiles, Pass::team, Pass::scratch_bytes()},
           Pass{source,
                sink,
                {k0.data(), k1.data()},
