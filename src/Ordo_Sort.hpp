@@ -138,7 +138,8 @@ void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& com
 /// launch that saves their old contents). perm must be a permutation of [0, perm.extent(0))
 /// (checked with ORDO_ENABLE_DEBUG_CHECKS; without, a position whose entry lies outside that
 /// range keeps its element, and repeated entries copy an element twice); the Views may not
-/// overlap perm or each other.
+/// overlap perm or each other. The saved contents live in Ordo's workspace: repeated calls do not
+/// allocate.
 /// Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class PermView, class... Views,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>

@@ -159,29 +159,6 @@ std::array<std::int64_t, Bins::count + 2> segment_census(const char* fn, const E
   return census;
 }
 
-// Records [lo, lo + n) of a segment as a tile of positions [0, n); padding above (the all-ones
-// key: encoded keys only).
-template <class K, class V, class Records>
-struct SegmentTile {
-  Records records;
-  std::int64_t lo, n;
-  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
-    if (e < n) {
-      k = records.keys.load(lo + e);
-      v = records.values.load(lo + e);
-    } else {
-      k = ~K(0);
-      v = padding_value<V>();
-    }
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
-    if (e < n) {
-      records.keys.store(lo + e, k);
-      records.values.store(lo + e, v);
-    }
-  }
-};
-
 // The segments of one bin: segment list(first + i) for i in [0, count).
 template <class Offsets, class List>
 struct BinSegments {
@@ -250,54 +227,6 @@ struct SegmentLanes {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t s) const {
     const std::int64_t lo = std::int64_t(offsets(s)), n = std::int64_t(offsets(s + 1)) - lo;
     if (n >= 2 && n <= Max) sort_segment_in_lanes<Max, 2, Codec, V>(records, lo, n, order);
-  }
-};
-
-// One group of W lanes a segment (CUDA seam), team_size / W groups a team.
-template <int W, int R, class ExecSpace, class K, class V, class Records, class Order,
-          class Segments>
-struct SegmentGroupSort {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Records records;
-  Order order;
-  Segments segments;
-  std::int64_t count;
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-#if defined(ORDO_CUDA_SLAB)
-    const std::int64_t groups = member.team_size() / W;
-    auto tile_of = [&](int g, std::int64_t& n) {
-      const std::int64_t i = member.league_rank() * groups + g;
-      std::int64_t lo = 0;
-      n = 0;
-      if (i < count) segments(i, lo, n);
-      return SegmentTile<K, V, Records>{records, lo, n};
-    };
-    CudaSeam::group_sort_segments<W, R, K, V>(tile_of, order);
-#else
-    (void)member;
-#endif
-  }
-};
-
-// One team a segment in a block of `block` positions (Seam: CudaSeam::sort_block, a warp a slab).
-template <bool Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
-struct SegmentTeamSort {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  Records records;
-  Order order;
-  Segments segments;
-  std::int64_t block;
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    std::int64_t lo, n;
-    segments(member.league_rank(), lo, n);
-    if constexpr (Seam) {
-      warp_sort_block<false, Tuning::slabs, Tuning::regs, K, V>(member, records, records, order, lo,
-                                                                n, block);
-    } else {
-      team_sort_block<false, Tuning::lanes, Tuning::regs, K, V>(member, records, records, order, lo,
-                                                                n, block);
-    }
   }
 };
 

@@ -57,46 +57,6 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
 
 // ---- streaming merge levels ---------------------------------------------------------------
 
-// The flip merge of groups of G sorted-by-half blocks over global memory (in place), with the
-// level's half merges down to one block apart: column q of a group holds position q of each block
-// of its first half and position block - 1 - q of each block of its second half (the multi-slab
-// column of the CUDA seam, with blocks for slabs), so every pair of those stages lies in one
-// column, which one thread merges in registers. Consecutive threads take consecutive columns:
-// coalesced loads and stores (descending in the second half). Pairs whose upper position is at or
-// after n are skipped (padding never moves).
-template <int G, class ExecSpace, class K, class V, class Records, class Order>
-struct SortStreamFlip {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Records records;
-  Order order;
-  std::int64_t n, block, columns;  // columns: per team
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t first = member.league_rank() * columns;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, columns), [&](std::int64_t i) {
-      const std::int64_t c = first + i, q = c % block, base = c / block * (G * block);
-      auto pos = [&](int t) { return column_position<true>(base, t, G, block, q); };
-      K k[G];
-      V v[G];
-      ORDO_UNROLL
-      for (int t = 0; t < G; ++t) {
-        if (pos(t) < n) {
-          k[t] = records.keys.load(pos(t));
-          v[t] = records.values.load(pos(t));
-        }
-      }
-      column_merge<G, true>(k, v, order, [&](int t) { return pos(t) < n; });
-      ORDO_UNROLL
-      for (int t = 0; t < G; ++t) {
-        if (pos(t) < n) {
-          records.keys.store(pos(t), k[t]);
-          records.values.store(pos(t), v[t]);
-        }
-      }
-    });
-  }
-};
-
 // Streaming merge levels that sorts of n records run (SortTuning's stream_levels, or the one
 // SortOptions forces), at most log2(stream_max_group).
 template <class Tuning>

@@ -13,6 +13,7 @@
 //   balanced_path        merge_path moved off the middle of a pair of equal keys (set operations)
 //   gallop_up/down       a first-false search near one end of a range (runs of equal keys)
 //   chunk_begin          where chunk c of a merge path cut into chunks begins
+//   binary_search        a needle's bound in a range (needles in any order)
 //   piece_end            a piece's end co-rank held against its start (inputs that are not sorted)
 
 #include <Kokkos_Core.hpp>
@@ -210,6 +211,25 @@ KOKKOS_INLINE_FUNCTION std::int64_t chunk_begin(std::int64_t total, std::int64_t
                                                 std::int64_t c) {
   const std::int64_t longer = total % chunks;
   return total / chunks * c + (c < longer ? c : longer);
+}
+
+// Binary search of a needle in hay[begin, begin + len) (any needle order): begin plus the number
+// of elements that order before the needle (Upper: that do not order after it). Branch-free: the
+// loop runs ceil(log2 len) times.
+template <bool Upper, class Haystack, class Needle, class Comp>
+KOKKOS_INLINE_FUNCTION std::int64_t binary_search(const Haystack& hay, std::int64_t begin,
+                                                  std::int64_t len, const Needle& needle,
+                                                  const Comp& comp) {
+  if (len == 0) return begin;
+  while (len > 1) {
+    const std::int64_t half = len / 2;
+    const auto& probe = hay(begin + half - 1);
+    const bool before = Upper ? !comp(needle, probe) : comp(probe, needle);
+    begin = before ? begin + half : begin;
+    len -= half;
+  }
+  const auto& last = hay(begin);
+  return begin + (Upper ? !comp(needle, last) : comp(last, needle));
 }
 
 }  // namespace Ordo::Impl

@@ -245,6 +245,64 @@ struct RadixPass {
   }
 };
 
+// counts(p * radix_digits + d): how many keys have digit d in pass p. Teams loop over chunks.
+template <class ExecSpace, class K, class Source, class Counts>
+struct RadixHistogram {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Local = Kokkos::View<std::uint32_t*, typename ExecSpace::scratch_memory_space,
+                             Kokkos::MemoryUnmanaged>;
+  Source source;
+  Counts counts;
+  std::int64_t n, chunk;
+  int passes;
+
+  static std::size_t scratch_bytes(int passes) { return Local::shmem_size(passes * radix_digits); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const Local local(member.team_scratch(0), passes * radix_digits);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, passes * radix_digits),
+                         [&](int j) { local(j) = 0; });
+    member.team_barrier();
+    for (std::int64_t c = member.league_rank(); c * chunk < n; c += member.league_size()) {
+      const std::int64_t first = c * chunk, count = n - first < chunk ? n - first : chunk;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](std::int64_t i) {
+        const K key = source.keys.load(first + i);
+        for (int p = 0; p < passes; ++p) {
+          Kokkos::atomic_add(&local(p * radix_digits + radix_digit(key, p)), std::uint32_t(1));
+        }
+      });
+    }
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, passes * radix_digits), [&](int j) {
+      if (local(j) != 0) Kokkos::atomic_add(&counts(j), std::int64_t(local(j)));
+    });
+  }
+};
+
+// One team per pass: offsets(p * radix_digits + d) = the keys with a smaller digit in pass p;
+// trivial(p) = 1 when one digit holds every key.
+template <class Counts>
+struct RadixScan {
+  Counts counts, offsets, trivial;
+  std::int64_t n;
+
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int p = member.league_rank();
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, radix_digits),
+                          [&](int d, std::int64_t& before, bool final) {
+                            const std::int64_t c = counts(p * radix_digits + d);
+                            if (final) offsets(p * radix_digits + d) = before;
+                            before += c;
+                          });
+    int one = 0;  // digits that hold every key: 0 or 1
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, radix_digits),
+        [&](int d, int& f) { f += counts(p * radix_digits + d) == n ? 1 : 0; }, one);
+    Kokkos::single(Kokkos::PerTeam(member), [&] { trivial(p) = one; });
+  }
+};
+
 }  // namespace Ordo::Impl
 
 #endif

@@ -306,6 +306,48 @@ struct SearchTiles {
   }
 };
 
+// Device backends: each team first loads `samples` evenly spaced haystack elements into scratch
+// (sample j = hay[j * step]), so that the top levels of every search run in scratch instead of
+// chasing L2 and DRAM; each needle then finishes in one step-long range of the haystack. A team
+// takes per_team needles (binary_search_dispatch chooses how many).
+template <int Samples, class ExecSpace, class Haystack, class Needles, class Out, bool Upper,
+          class Comp>
+struct BinarySearchTiles {
+  using Key = typename Haystack::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using SampleTile = Kokkos::View<Key*, typename ExecSpace::scratch_memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  Haystack haystack;
+  Needles needles;
+  Out out;
+  Comp comp;
+  int samples;            // min(Samples, |haystack|)
+  std::int64_t step;      // ceil(|haystack| / samples)
+  std::int64_t per_team;  // needles a team
+
+  std::size_t team_shmem_size(int) const { return SampleTile::shmem_size(Samples); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    SampleTile tile(member.team_scratch(0), Samples);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, samples),
+                         [&](int j) { tile(j) = haystack(j * step); });
+    member.team_barrier();
+    const std::int64_t n = haystack.extent(0), count = needles.extent(0);
+    const std::int64_t first = member.league_rank() * per_team;
+    const std::int64_t last = first + per_team < count ? first + per_team : count;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, first, last), [&](std::int64_t i) {
+      const auto needle = needles(i);
+      // c samples order before the needle: the answer lies in [(c - 1) * step + 1, c * step].
+      const std::int64_t c = binary_search<Upper>(tile, 0, samples, needle, comp);
+      const std::int64_t lo = c > 0 ? (c - 1) * step + 1 : 0;
+      const std::int64_t hi = c * step < n ? c * step : n;
+      out(i) = typename Out::non_const_value_type(
+          binary_search<Upper>(haystack, lo, hi > lo ? hi - lo : 0, needle, comp));
+    });
+  }
+};
+
 }  // namespace Ordo::Impl
 
 #endif

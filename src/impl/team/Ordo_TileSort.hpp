@@ -8,6 +8,8 @@
 //                    streaming merge level's half merges), store it
 //   team_sort        sort_team / sort_by_key_team: a segment in the caller's Views, whole team
 //   thread_sort      sort_thread: a segment sorted by one thread's vector lanes
+// and the tile agents of the sort kernels: SortBlocks (the block kernel), SegmentGroupSort and
+// SegmentTeamSort (segmented sort's bins), SortStreamFlip (a streaming merge level's flip).
 
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/cuda/Ordo_Cuda_TileSort.hpp>
@@ -119,6 +121,117 @@ struct SortBlocks {
       team_sort_block<HalfMerge, Tuning::lanes, Tuning::regs, K, V>(member, source, sink, order,
                                                                     base, count, block);
     }
+  }
+};
+
+// Records [lo, lo + n) of a segment as a tile of positions [0, n); padding above (the all-ones
+// key: encoded keys only).
+template <class K, class V, class Records>
+struct SegmentTile {
+  Records records;
+  std::int64_t lo, n;
+  KOKKOS_FORCEINLINE_FUNCTION void get(std::int64_t e, K& k, V& v) const {
+    if (e < n) {
+      k = records.keys.load(lo + e);
+      v = records.values.load(lo + e);
+    } else {
+      k = ~K(0);
+      v = padding_value<V>();
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void set(std::int64_t e, const K& k, const V& v) const {
+    if (e < n) {
+      records.keys.store(lo + e, k);
+      records.values.store(lo + e, v);
+    }
+  }
+};
+
+// One group of W lanes a segment (CUDA seam), team_size / W groups a team.
+template <int W, int R, class ExecSpace, class K, class V, class Records, class Order,
+          class Segments>
+struct SegmentGroupSort {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Records records;
+  Order order;
+  Segments segments;
+  std::int64_t count;
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+#if defined(ORDO_CUDA_SLAB)
+    const std::int64_t groups = member.team_size() / W;
+    auto tile_of = [&](int g, std::int64_t& n) {
+      const std::int64_t i = member.league_rank() * groups + g;
+      std::int64_t lo = 0;
+      n = 0;
+      if (i < count) segments(i, lo, n);
+      return SegmentTile<K, V, Records>{records, lo, n};
+    };
+    CudaSeam::group_sort_segments<W, R, K, V>(tile_of, order);
+#else
+    (void)member;
+#endif
+  }
+};
+
+// One team a segment in a block of `block` positions (Seam: CudaSeam::sort_block, a warp a slab).
+template <bool Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
+struct SegmentTeamSort {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  Records records;
+  Order order;
+  Segments segments;
+  std::int64_t block;
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    std::int64_t lo, n;
+    segments(member.league_rank(), lo, n);
+    if constexpr (Seam) {
+      warp_sort_block<false, Tuning::slabs, Tuning::regs, K, V>(member, records, records, order, lo,
+                                                                n, block);
+    } else {
+      team_sort_block<false, Tuning::lanes, Tuning::regs, K, V>(member, records, records, order, lo,
+                                                                n, block);
+    }
+  }
+};
+
+// The flip merge of groups of G sorted-by-half blocks over global memory (in place), with the
+// level's half merges down to one block apart: column q of a group holds position q of each block
+// of its first half and position block - 1 - q of each block of its second half (the multi-slab
+// column of the CUDA seam, with blocks for slabs), so every pair of those stages lies in one
+// column, which one thread merges in registers. Consecutive threads take consecutive columns:
+// coalesced loads and stores (descending in the second half). Pairs whose upper position is at or
+// after n are skipped (padding never moves).
+template <int G, class ExecSpace, class K, class V, class Records, class Order>
+struct SortStreamFlip {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Records records;
+  Order order;
+  std::int64_t n, block, columns;  // columns: per team
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const std::int64_t first = member.league_rank() * columns;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(member, columns), [&](std::int64_t i) {
+      const std::int64_t c = first + i, q = c % block, base = c / block * (G * block);
+      auto pos = [&](int t) { return column_position<true>(base, t, G, block, q); };
+      K k[G];
+      V v[G];
+      ORDO_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          k[t] = records.keys.load(pos(t));
+          v[t] = records.values.load(pos(t));
+        }
+      }
+      column_merge<G, true>(k, v, order, [&](int t) { return pos(t) < n; });
+      ORDO_UNROLL
+      for (int t = 0; t < G; ++t) {
+        if (pos(t) < n) {
+          records.keys.store(pos(t), k[t]);
+          records.values.store(pos(t), v[t]);
+        }
+      }
+    });
   }
 };
 
