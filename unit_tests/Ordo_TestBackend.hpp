@@ -58,7 +58,7 @@ inline std::vector<Particle> sorted_particles(std::size_t n, int step, int cells
   return v;
 }
 
-// The one large size per test (ORDO.md section 4).
+// The one large size per test (CONTRIBUTING.md, tests).
 inline std::size_t large_size() {
   return on_host ? (std::size_t(1) << 20) : (std::size_t(1) << 22);
 }

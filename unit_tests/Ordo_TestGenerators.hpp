@@ -2,7 +2,7 @@
 #ifndef ORDO_TEST_GENERATORS_HPP
 #define ORDO_TEST_GENERATORS_HPP
 
-// Shared test inputs (ORDO.md section 4): sizes around block boundaries and the distributions
+// Shared test inputs (CONTRIBUTING.md, tests): sizes around block boundaries and the distributions
 // every primitive is tested on. Deterministic for a given seed.
 
 #include <algorithm>

@@ -94,7 +94,8 @@ auto head_checked(const View& v, std::size_t n) {
   return std::vector<Head>(h.begin(), h.begin() + n);
 }
 
-// The message of the std::invalid_argument that f throws (errors, ORDO.md section 1).
+// The message of the std::invalid_argument that f throws (errors: docs/ARCHITECTURE.md, the
+// contract).
 template <class F>
 std::string error_of(F&& f) {
   try {

@@ -481,7 +481,7 @@ TEST(SortedSearchTeam, OneTeamPerSegment) {
   }
 }
 
-// Errors (ORDO.md section 1): thrown before any kernel, every View left as it was.
+// Errors (docs/ARCHITECTURE.md, the contract): thrown before any kernel, every View left as it was.
 TEST(SortedSearchErrors, SizesCapacityAndAliases) {
   std::vector<int> a = {1, 3, 5, 7}, b = {2, 3, 4};
   auto da = to_device(a), db = to_device(b);

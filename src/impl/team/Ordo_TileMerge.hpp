@@ -9,6 +9,7 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/lane/Ordo_MergePath.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileRange.hpp>
 
