@@ -17,6 +17,17 @@
 #include <cstdint>
 #include <type_traits>
 
+// The seam flags, the one switch for every call of portable code into src/impl/cuda/ (the tile
+// agents name the seam's functions under them):
+//   ORDO_CUDA_SEAM    the warp-shuffle specializations: CUDA, Ordo_ENABLE_CUDA_SPECIALIZATIONS
+//   ORDO_CUDA_VENDOR  the vendor sort (cub::DeviceRadixSort): CUDA, Ordo_ENABLE_CUB
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+#define ORDO_CUDA_SEAM 1
+#endif
+#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUB)
+#define ORDO_CUDA_VENDOR 1
+#endif
+
 // Fully unrolled loops in device code (register arrays indexed by the loop variable stay in
 // registers); nothing on the host compilers.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -74,7 +85,7 @@ inline constexpr bool is_cuda_space_v =
 // Whether the CUDA warp-shuffle specializations are built (CUDA backend and
 // Ordo_ENABLE_CUDA_SPECIALIZATIONS).
 inline constexpr bool cuda_specializations_built =
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
+#if defined(ORDO_CUDA_SEAM)
     true;
 #else
     false;

@@ -13,6 +13,7 @@
 // consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
 
 #include <Ordo_Config.hpp>
+#include <impl/core/Ordo_Traits.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -32,8 +33,7 @@ inline constexpr bool compact_stages = Select::by_value || G > 1;
 
 }  // namespace Ordo::Impl
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
-#define ORDO_CUDA_WARP_COMPACT 1
+#if defined(ORDO_CUDA_SEAM)
 
 namespace Ordo::Impl::CudaSeam {
 

@@ -11,11 +11,11 @@
 // temporary storage the sort needs (host arithmetic, nothing runs).
 
 #include <Ordo_Config.hpp>
+#include <impl/core/Ordo_Traits.hpp>
 
 #include <Kokkos_Core.hpp>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUB)
-#define ORDO_CUDA_VENDOR_SORT 1
+#if defined(ORDO_CUDA_VENDOR)
 
 #include <cub/device/device_radix_sort.cuh>
 

@@ -14,13 +14,13 @@
 
 #include <Ordo_Config.hpp>
 #include <impl/core/Ordo_SortKeys.hpp>
+#include <impl/core/Ordo_Traits.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
-#define ORDO_CUDA_WARP_RADIX 1
+#if defined(ORDO_CUDA_SEAM)
 
 namespace Ordo::Impl::CudaSeam {
 

@@ -15,6 +15,7 @@
 // whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
 
 #include <Ordo_Config.hpp>
+#include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/lane/Ordo_Slab.hpp>
 
@@ -24,8 +25,7 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
-#define ORDO_CUDA_SLAB 1
+#if defined(ORDO_CUDA_SEAM)
 
 namespace Ordo::Impl::CudaSeam {
 

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(ORDO_CUDA_SLAB)
+#if defined(ORDO_CUDA_SEAM)
 
 namespace Ordo::Impl::CudaSeam {
 

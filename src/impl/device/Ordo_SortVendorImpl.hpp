@@ -42,7 +42,7 @@ namespace Ordo::Impl {
 // Whether this build has a vendor sort for ExecSpace.
 template <class ExecSpace>
 inline constexpr bool vendor_sort_available_v =
-#if defined(ORDO_CUDA_VENDOR_SORT)
+#if defined(ORDO_CUDA_VENDOR)
     std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #else
     false;
@@ -202,7 +202,7 @@ struct VendorStore {
   }
 };
 
-#if defined(ORDO_CUDA_VENDOR_SORT)
+#if defined(ORDO_CUDA_VENDOR)
 
 // CUB's temporary storage for a sort of n records by bits r, in the workspace: its size asked of
 // CUB once per shape (the last four shapes of each record type and way in are kept). Into: from
@@ -388,7 +388,7 @@ template <class Codec, class V, class ExecSpace, class Source, class Sink>
 void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
                  const Sink& sink, bool bits) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
-#if defined(ORDO_CUDA_VENDOR_SORT)
+#if defined(ORDO_CUDA_VENDOR)
   if constexpr (raw_ends_v<Source, Sink>) {
     if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits)) return;
   }

@@ -181,7 +181,7 @@ struct CompactLookback {
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-#if defined(ORDO_CUDA_WARP_COMPACT)
+#if defined(ORDO_CUDA_SEAM)
     if constexpr (Warp) {
       CudaSeam::warp_tile_compact<vt, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
@@ -295,7 +295,7 @@ struct CompactUnordered {
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const auto span = tile_span(member.league_rank(), tile, n);
-#if defined(ORDO_CUDA_WARP_COMPACT)
+#if defined(ORDO_CUDA_SEAM)
     if constexpr (Warp) {
       CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread, G>(
           member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,

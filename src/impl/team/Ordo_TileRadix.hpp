@@ -167,7 +167,7 @@ struct RadixPass {
     const bool from_source = plan.from_source();
     for (int k = 0; k < items; ++k) {
       int position = t * items + k;
-#if defined(ORDO_CUDA_WARP_RADIX)
+#if defined(ORDO_CUDA_SEAM)
       if constexpr (Warp) position = CudaSeam::warp_tile_position<items>(t, k);
 #endif
       key[k] = ~K(0);  // padding: the last digit, after every key of the tile
@@ -183,7 +183,7 @@ struct RadixPass {
     }
 
     // Rank, then exchange into the tile's order by digit.
-#if defined(ORDO_CUDA_WARP_RADIX)
+#if defined(ORDO_CUDA_SEAM)
     if constexpr (Warp) {
       CudaSeam::warp_rank<items>(member, key, pass, rank, counters);
       place_ranked<items>(member, key, pass, t / 32, columns, rank, counters, start);

@@ -50,7 +50,7 @@ template <bool HalfMerge, int Slabs, int R, class K, class V, class Member, clas
 KOKKOS_INLINE_FUNCTION void warp_sort_block(const Member& member, const Source& source,
                                             const Sink& sink, const Order& order, std::int64_t base,
                                             std::int64_t count, std::int64_t block) {
-#if defined(ORDO_CUDA_SLAB)
+#if defined(ORDO_CUDA_SEAM)
   const auto tile = ScratchTile<K, V>::allocate(member, block);
   CudaSeam::sort_block<HalfMerge, Slabs, R, K, V>(member, source, tile, order, base, count, block);
   store_tile<K, V>(member, tile, sink, base, count);
@@ -73,7 +73,7 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
   if (n < 2) return;
   const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
   std::int64_t sorted = 0;  // runs of `sorted` positions sorted already
-#if defined(ORDO_CUDA_SLAB)
+#if defined(ORDO_CUDA_SEAM)
   if constexpr (Codec::encoded) {
     using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
     if (CudaSeam::team_sort_in_warps<Tuning, K, V>(tile, n, order, sorted)) return;
@@ -157,7 +157,7 @@ struct SegmentGroupSort {
   Segments segments;
   std::int64_t count;
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-#if defined(ORDO_CUDA_SLAB)
+#if defined(ORDO_CUDA_SEAM)
     const std::int64_t groups = member.team_size() / W;
     auto tile_of = [&](int g, std::int64_t& n) {
       const std::int64_t i = member.league_rank() * groups + g;
