@@ -6,7 +6,7 @@
 // sum of item(0 .. i - 1) for i in [0, n], so out(n) is the total.
 //   device backends: Ordo::<algo>::scan  one pass, a team a tile of team_size * vt counts
 //                    staged in scratch with coalesced loads (each thread sums vt consecutive
-//                    ones, a team scan, the decoupled look-back of team_look_back, the prefixes
+//                    ones, a team scan, the decoupled look-back of TileLookback, the prefixes
 //                    back through scratch to coalesced stores; team/Ordo_TileScan.hpp): one pass
 //                    where Kokkos::parallel_scan takes two
 //   host backends:   Ordo::<algo>::scan  Kokkos::parallel_scan

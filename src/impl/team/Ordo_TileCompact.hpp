@@ -5,7 +5,8 @@
 // Team level of compaction (launched by device/Ordo_CopyIfImpl.hpp): which elements copy_if and
 // copy_flagged keep (selections) and what they write for a kept one (emitters; retrieve_all's are
 // in device/Ordo_RetrieveAllImpl.hpp), and the tile agents:
-//   CompactLookback   stable single pass: count, look back (team_window_look_back, or the CUDA
+//   CompactLookback   stable single pass: count, look back (TileLookback::window_prefix, or the
+//   CUDA
 //                     seam's warp walk), write
 //   CompactCount      reduce then scan (host backends): a tile's count
 //   CompactScatter    ... then its kept elements from the scanned offset
@@ -195,7 +196,7 @@ struct CompactLookback {
     const Count tile_count(member.team_scratch(0), 1);
     const Window window(member.team_scratch(0), team);
 
-    const std::int64_t id = tiles == 1 ? 0 : team_ticket(member, state, tiles);
+    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(state).ticket(member, tiles);
     const auto span = tile_span(id, tile, n);
 
     // Flag the tile's elements: thread r takes elements k * team + r (coalesced reads), a chunk of
@@ -232,7 +233,7 @@ struct CompactLookback {
     const int kept = tile_count(0);
 
     const std::int64_t prefix =
-        id == 0 ? 0 : team_window_look_back<team>(member, state, window, id);
+        id == 0 ? 0 : tile_lookback(state).template window_prefix<team>(member, window, id);
     Kokkos::single(Kokkos::PerTeam(member), [&] {
       if (id > 0)
         LookbackWord::publish(state(id), LookbackWord::inclusive | std::uint64_t(prefix + kept));

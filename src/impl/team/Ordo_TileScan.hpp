@@ -31,7 +31,7 @@ struct ScanTiles {
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const std::int64_t id = team_ticket(member, words, tiles);
+    const std::int64_t id = tile_lookback(words).ticket(member, tiles);
     const int nt = member.team_size(), t = member.team_rank();
     const Tile tile(member.team_scratch(0), std::size_t(nt) * VT);
     const std::int64_t base = id * nt * VT;  // the tile's first count, of n + 1
@@ -49,7 +49,7 @@ struct ScanTiles {
     const std::int64_t before = member.team_scan(sum);
     std::int64_t tile_sum = before + sum;
     member.team_reduce(Kokkos::Max<std::int64_t>(tile_sum));
-    const std::int64_t prefix = team_look_back<Window>(member, words, id, tile_sum);
+    const std::int64_t prefix = tile_lookback(words).template prefix<Window>(member, id, tile_sum);
     std::int64_t running = prefix + before;
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) {

@@ -155,7 +155,7 @@ struct SetTiles {
     IndexTile slots(member.team_scratch(0), tile_size);
     IndexTile split(member.team_scratch(0), 2 * (nt + 1) + 1);  // the last: the tile's count
 
-    const std::int64_t id = team_ticket(member, words, tiles);
+    const std::int64_t id = tile_lookback(words).ticket(member, tiles);
     const std::int64_t a0 = cuts(2 * id), b0 = cuts(2 * id + 1);
     const std::int64_t a1 = piece_end<std::int64_t>(cuts(2 * id + 2), a0, tile_size);
     const int na = int(a1 - a0);
@@ -202,7 +202,7 @@ struct SetTiles {
     if (t == nt - 1) split(2 * nt + 2) = pos;
     member.team_barrier();
     const int kept = split(2 * nt + 2) < count ? split(2 * nt + 2) : count;
-    const std::int64_t prefix = team_look_back<Window>(member, words, id, kept);
+    const std::int64_t prefix = tile_lookback(words).template prefix<Window>(member, id, kept);
     if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
 
     const std::int64_t capacity = emit.capacity();
