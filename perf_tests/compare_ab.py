@@ -63,7 +63,9 @@ for key, by in times.items():
         continue
     b, a = min(by["before"]), min(by["after"])
     spread = max(max(v) / min(v) - 1 for v in by.values())
-    ratios = [min(t["after"]) / min(t["before"]) for t in baseline[key].values()
+    # A forced path's point shares its baselines with the plain point (sort[algorithm=slab]: sort).
+    plain = (key[0].split("[")[0],) + key[1:]
+    ratios = [min(t["after"]) / min(t["before"]) for t in baseline.get(key, baseline[plain]).values()
               if t.get("after") and t.get("before")]
     drift = math.prod(ratios) ** (1 / len(ratios)) if ratios else float("nan")
     primitive, k, values, n, occurrence = key
