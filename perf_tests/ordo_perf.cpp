@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ordo-perf: Ordo's primitives against their baselines, in one binary and one run (perf_tests/README.md).
+// ordo-perf: Ordo's primitives against their baselines, in one binary and one run
+// (perf_tests/README.md).
 
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
