@@ -12,6 +12,7 @@
 #include <Ordo_LoadBalance.hpp>
 #include <Ordo_Merge.hpp>
 #include <Ordo_RetrieveAll.hpp>
+#include <Ordo_Runs.hpp>
 #include <Ordo_SegmentedSort.hpp>
 #include <Ordo_SetOps.hpp>
 #include <Ordo_Sort.hpp>

@@ -135,7 +135,8 @@ void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& com
 }
 
 /// views[k](i) = old views[k](perm(i)) for every View, all gathered by one launch (after one
-/// launch that saves their old contents). perm must be a permutation of [0, perm.extent(0))
+/// launch that saves their old contents). Rank-2 Views (View<double*[3]>, LayoutLeft or
+/// LayoutRight: positions, velocities) move whole rows: views[k](i, c) = old views[k](perm(i), c). perm must be a permutation of [0, perm.extent(0))
 /// (checked with ORDO_ENABLE_DEBUG_CHECKS; without, a position whose entry lies outside that
 /// range keeps its element, and repeated entries copy an element twice); the Views may not
 /// overlap perm or each other. The saved contents live in Ordo's workspace: repeated calls do not
@@ -146,7 +147,8 @@ template <class ExecSpace, class PermView, class... Views,
 void apply_permutation(const ExecSpace& space, const PermView& perm, const Views&... views) {
   constexpr const char* fn = "Ordo::apply_permutation";
   const Impl::Region region(fn);
-  Impl::static_check_views<ExecSpace, PermView, Views...>();
+  Impl::static_check_views<ExecSpace, PermView>();
+  (Impl::static_check_rows_view<ExecSpace, Views>(), ...);
   static_assert(std::is_integral_v<typename PermView::value_type>, "Ordo: perm holds integers");
   static_assert(sizeof...(Views) > 0, "Ordo::apply_permutation: no View to permute");
   Impl::check_all_reachable<ExecSpace>(fn, "perm", perm);

@@ -47,13 +47,14 @@ void check_size_equal(const char* function, const char* name, const View& v, std
   }
 }
 
-// The bytes a rank-1 View spans, from its first element to one past its last.
+// The bytes a View spans, from its first element to one past its last.
 template <class View>
 std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
   const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-  if (v.extent(0) == 0) return {begin, begin};
+  if (v.size() == 0) return {begin, begin};
   // Address arithmetic only: the View's memory may not be accessible from the host.
   const std::size_t elem = sizeof(typename View::value_type);
+  if constexpr (View::rank() > 1) return {begin, begin + v.span() * elem};
   return {begin, begin + (v.extent(0) - 1) * v.stride(0) * elem + elem};
 }
 
@@ -62,7 +63,7 @@ std::pair<std::uintptr_t, std::uintptr_t> byte_range(const View& v) {
 template <class OutView>
 void check_no_alias(const char*, const char*, const OutView&) {}
 
-// Whether two rank-1 Views share a byte of an element. Byte spans that overlap decide, except for
+// Whether two Views share a byte of an element. Byte spans that overlap decide, except for
 // two Views of one stride (the columns of a LayoutRight 2-D View, an array of structs): their
 // elements then interleave without touching where they start at different offsets in the stride.
 template <class AView, class BView>
@@ -70,6 +71,7 @@ bool elements_overlap(const AView& a, const BView& b) {
   const auto [a0, a1] = byte_range(a);
   const auto [b0, b1] = byte_range(b);
   if (!(a0 < b1 && b0 < a1)) return false;
+  if constexpr (AView::rank() > 1 || BView::rank() > 1) return true;
   const std::size_t ea = sizeof(typename AView::value_type);
   const std::size_t eb = sizeof(typename BView::value_type);
   const std::size_t sa = a.extent(0) > 1 ? a.stride(0) * ea : 0;
@@ -149,6 +151,15 @@ template <class ExecSpace, class View>
 constexpr void static_check_view() {
   static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
   static_assert(View::rank() == 1, "Ordo: Views must be rank 1");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "Ordo: a View's memory space is not accessible from the execution space");
+}
+
+// apply_permutation's Views: rank 1, or rank 2 (a row a position: View<double*[3]>).
+template <class ExecSpace, class View>
+constexpr void static_check_rows_view() {
+  static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
+  static_assert(View::rank() == 1 || View::rank() == 2, "Ordo: Views must be rank 1 or 2");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
                 "Ordo: a View's memory space is not accessible from the execution space");
 }

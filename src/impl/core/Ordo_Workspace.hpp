@@ -17,6 +17,8 @@
 // call that needs a slot per argument (apply_permutation: PermutationSlot). Slots of different
 // enums never share a buffer.
 
+#include <impl/core/Ordo_Checks.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -89,7 +91,9 @@ enum class WorkspaceSlot : int {
   join_b_scan = 26,
   scan_words = 27,
   vendor_bits = 28,  // the vendor sort's varying bits (Ordo_SortVendorImpl.hpp)
-  vendor_temp = 29   // CUB's temporary storage
+  vendor_temp = 29,  // CUB's temporary storage
+  runs_words = 30,   // reduce_by_key's look-back words and carries (Ordo_RunsImpl.hpp)
+  runs_carries = 31
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
@@ -166,6 +170,19 @@ std::array<std::int64_t, K> read_back(const ExecSpace& space, const CountView& c
   std::array<std::int64_t, K> values{};
   for (std::size_t i = 0; i < K; ++i) values[i] = host(i);
   return values;
+}
+
+// Reads the size back and reports an output too short for it.
+template <class ExecSpace, class Count>
+std::int64_t size_checked(const char* fn, const ExecSpace& space, const Count& count,
+                          std::int64_t capacity, const char* out_name) {
+  const std::int64_t size = read_back<1>(space, count, std::string(fn) + ": fence")[0];
+  if (size > capacity) {
+    fail(fn, std::string(out_name) + " has " + std::to_string(capacity) + " elements, needs " +
+                 std::to_string(size) + " (the first " + std::to_string(capacity) +
+                 " outputs were written)");
+  }
+  return size;
 }
 
 // The values of several int64 scalars of device Views (rank-0 Views, such as subview(v, i)) on

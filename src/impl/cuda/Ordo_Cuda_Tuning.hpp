@@ -187,6 +187,18 @@ struct ScanTuning<Kokkos::Cuda> {
   static constexpr int lookback_window = 4;
 };
 
+// 256 threads of up to 11 elements: a tile's keys and values staged in at most 40 KiB of scratch
+// (Kokkos gives a team 48 KiB; the rest holds the team's scan), 4-byte keys with 8-byte values 11
+// a thread, 8-byte pairs 10.
+template <>
+struct RunsTuning<Kokkos::Cuda> {
+  static constexpr int team_size = 256;
+  static constexpr int vt(std::size_t record_bytes) {
+    const int fit = int(40 * 1024 / (team_size * record_bytes));
+    return fit < 1 ? 1 : fit > 11 ? 11 : fit;
+  }
+};
+
 template <std::size_t KeyBytes>
 struct BinarySearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 256;

@@ -44,25 +44,36 @@ struct PermutedViews {
   KOKKOS_INLINE_FUNCTION void gather(std::int64_t, std::int64_t) const {}
 };
 
+// A rank-2 View moves whole rows: its copy holds row i at [i * m, (i + 1) * m).
 template <int I, class View, class... Rest>
 struct PermutedViews<I, View, Rest...> {
   using T = typename View::non_const_value_type;
   using Memory = typename View::memory_space;
   View view;
+  std::int64_t m;  // elements a row
   Kokkos::View<T*, Memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> copy;
   PermutedViews<I + 1, Rest...> rest;
 
   template <class ExecSpace>
   PermutedViews(const ExecSpace& space, std::int64_t n, const View& v, const Rest&... r)
       : view(v),
-        copy(workspace<T, ExecSpace, Memory>(space, std::size_t(n), PermutationSlot(I))),
+        m(View::rank() == 2 ? std::int64_t(v.extent(1)) : 1),
+        copy(workspace<T, ExecSpace, Memory>(space, std::size_t(n * m), PermutationSlot(I))),
         rest(space, n, r...) {}
   KOKKOS_INLINE_FUNCTION void save(std::int64_t i) const {
-    copy(i) = view(i);
+    if constexpr (View::rank() == 2) {
+      for (std::int64_t c = 0; c < m; ++c) copy(i * m + c) = view(i, c);
+    } else {
+      copy(i) = view(i);
+    }
     rest.save(i);
   }
   KOKKOS_INLINE_FUNCTION void gather(std::int64_t i, std::int64_t j) const {
-    view(i) = copy(j);
+    if constexpr (View::rank() == 2) {
+      for (std::int64_t c = 0; c < m; ++c) view(i, c) = copy(j * m + c);
+    } else {
+      view(i) = copy(j);
+    }
     rest.gather(i, j);
   }
 };

@@ -208,19 +208,6 @@ void check_set_operation(const char* fn, const ExecSpace& space, const AView& a,
   }
 }
 
-// Reads the size back and reports an output too short for it.
-template <class ExecSpace, class Count>
-std::int64_t size_checked(const char* fn, const ExecSpace& space, const Count& count,
-                          std::int64_t capacity, const char* out_name) {
-  const std::int64_t size = read_back<1>(space, count, std::string(fn) + ": fence")[0];
-  if (size > capacity) {
-    fail(fn, std::string(out_name) + " has " + std::to_string(capacity) + " elements, needs " +
-                 std::to_string(size) + " (the first " + std::to_string(capacity) +
-                 " outputs were written)");
-  }
-  return size;
-}
-
 }  // namespace Ordo::Impl
 
 #endif

@@ -6,15 +6,42 @@
 // before it (the scan, the set operations, the joins' scan, compaction), over the words of
 // lane/Ordo_LookbackWord.hpp. The radix passes walk their digit chains with the same word walk
 // (LookbackWord::tagged_prefix); on CUDA, compaction's warps walk with the seam's ballots
-// (cuda/Ordo_Cuda_Compact.hpp, LookbackBase).
+// (cuda/Ordo_Cuda_Compact.hpp, LookbackBase). The runs of equal keys (reduce_by_key) add a carried
+// value to each word (carry_prefix).
 
 #include <impl/lane/Ordo_LookbackWord.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 namespace Ordo::Impl {
+
+// The values a segmented look-back carries beside its words (carry_prefix): tile t's own value
+// (aggregate) and its inclusive one, each ceil(sizeof(V) / 8) 64-bit words of `storage` (2 of
+// them a tile), written and read as the words are (relaxed, so that a reader sees no stale cached
+// copy) and ordered with the words by fences.
+template <class V, class Storage>
+struct LookbackCarries {
+  static constexpr int size = int((sizeof(V) + 7) / 8);
+  static constexpr int aggregate = 0, inclusive = 1;
+  Storage storage;
+
+  static constexpr std::size_t words_for(std::int64_t tiles) { return std::size_t(tiles) * 2 * size; }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t t, int which, const V& v) const {
+    std::uint64_t w[size] = {};
+    std::memcpy(w, &v, sizeof(V));
+    for (int k = 0; k < size; ++k) Seam::store_relaxed(storage((2 * t + which) * size + k), w[k]);
+  }
+  KOKKOS_INLINE_FUNCTION V load(std::int64_t t, int which) const {
+    std::uint64_t w[size];
+    for (int k = 0; k < size; ++k) w[k] = Seam::load_relaxed(storage((2 * t + which) * size + k));
+    V v;
+    std::memcpy(&v, w, sizeof(V));
+    return v;
+  }
+};
 
 // words(t): tile t's word, zero before the launch; words(tiles): the ticket counter.
 template <class Words>
@@ -57,6 +84,49 @@ struct TileLookback {
         },
         p);
     return p;
+  }
+
+  // The segmented form, for runs of equal keys, called by one thread of the team: tile id counts
+  // `sum` run heads and ends in an open run whose partial value is `own` (the reduction after its
+  // last head, or of the whole tile if it has none). Returns the heads before the tile and sets
+  // `carry` to the open run's value at the tile's start (the tiles before it since that run's
+  // head, folded left to right; unset for tile 0). The fold is the same whichever tile's
+  // inclusive value the walk stops at (each inclusive value is that same left fold), so a
+  // reduction in floating point gives the same bits on every run.
+  template <class Carries, class V, class Op>
+  KOKKOS_INLINE_FUNCTION std::int64_t carry_prefix(std::int64_t id, std::int64_t sum, const V& own,
+                                                   const Carries& carries, const Op& op,
+                                                   V& carry) const {
+    if (id == 0) {
+      carries.store(0, Carries::inclusive, own);
+      Kokkos::memory_fence();
+      LookbackWord::publish(words(0), LookbackWord::inclusive | std::uint64_t(sum));
+      return 0;
+    }
+    carries.store(id, Carries::aggregate, own);
+    Kokkos::memory_fence();
+    LookbackWord::publish(words(id), LookbackWord::aggregate | std::uint64_t(sum));
+    std::int64_t count = 0, t = id - 1, head = -1;
+    while (true) {
+      std::uint64_t word;
+      do {
+        word = LookbackWord::read(words(t));
+      } while (word == 0);
+      const auto c = std::int64_t(word & LookbackWord::value_mask);
+      count += c;
+      if (word & LookbackWord::inclusive) break;
+      if (head < 0 && c > 0) head = t;
+      --t;
+    }
+    Kokkos::memory_fence();
+    const std::int64_t from = head >= 0 ? head : t;
+    V c = carries.load(from, head >= 0 ? Carries::aggregate : Carries::inclusive);
+    for (std::int64_t j = from + 1; j < id; ++j) c = op(c, carries.load(j, Carries::aggregate));
+    carry = c;
+    carries.store(id, Carries::inclusive, sum > 0 ? own : op(c, own));
+    Kokkos::memory_fence();
+    LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(count + sum));
+    return count;
   }
 
   // What the tiles before tile id sum to, walked by the whole team (compaction: the caller has

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_RUNS_HPP
+#define ORDO_RUNS_HPP
+
+// Runs of equal keys, the shape of sorted data: unique, unique_by_key, run_length_encode,
+// reduce_by_key, and bin_offsets (the CRS row map of sorted bin ids, a particle code's cell list).
+//
+// A run is a maximal stretch of consecutive elements equal under comp (neither orders before the
+// other); the input need not be sorted (as std::unique), though sorting first makes each run hold
+// every copy of its key. Under Ordo::less<>, -0.0 and +0.0 are equal and so are all NaNs.
+//
+// Each call with a count View (count(0): the number of runs) is asynchronous on `space`; the
+// calls that return the count fence it. An output shorter than the runs holds their first
+// elements and nothing is written past its end: the fencing forms then throw
+// std::invalid_argument, the asynchronous ones leave the larger count in count(0).
+
+#include <Ordo_Comparators.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_CopyIfImpl.hpp>
+#include <impl/device/Ordo_RunsImpl.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo {
+
+/// Reductions for reduce_by_key (any associative binary function object, or a Kokkos reducer such
+/// as Kokkos::Sum<T>, works as well).
+template <class T = void>
+struct plus {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <>
+struct plus<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+template <class T = void>
+struct minimum {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+template <>
+struct minimum<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+
+template <class T = void>
+struct maximum {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
+};
+template <>
+struct maximum<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
+};
+
+namespace Impl {
+
+template <class ExecSpace, class CountView, class... Named>
+void check_runs_count(const char* fn, const CountView& count, std::size_t n,
+                      const Named&... named) {
+  check_index_output<ExecSpace>(fn, "count", count, 1, n);
+  check_no_alias(fn, "count", count, named...);
+}
+
+// unique and unique_by_key: the compaction of the runs' first elements.
+template <class ExecSpace, class KeyView, class Comp, class Emit, class TotalView>
+void unique_dispatch(const ExecSpace& space, const KeyView& keys, const Comp& comp,
+                     const Emit& emit, const TotalView& total) {
+  compact_dispatch(space, keys.extent(0), SelectRunHead<KeyView, Comp>{keys, comp}, emit, total);
+}
+
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
+          class... Named>
+void check_by_key(const char* fn, const KeyView& keys, const ValueView& values,
+                  const KeyOut& keys_out, const ValueOut& values_out, const char* values_out_name,
+                  const Named&... named) {
+  static_check_views<ExecSpace, KeyView, ValueView, KeyOut, ValueOut>();
+  check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
+  check_no_alias(fn, "keys_out", keys_out, "keys", keys, "values", values, named...);
+  check_no_alias(fn, values_out_name, values_out, "keys", keys, "values", values, "keys_out",
+                 keys_out, named...);
+  check_all_reachable<ExecSpace>(fn, "keys", keys, "values", values, "keys_out", keys_out,
+                                 values_out_name, values_out, named...);
+}
+
+template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class... Named>
+void check_run_length_encode(const char* fn, const InView& in, const UniqueOut& unique_out,
+                             const CountsOut& counts_out, const Named&... named) {
+  check_index_output<ExecSpace>(fn, "counts_out", counts_out, 0, in.extent(0));
+  check_no_alias(fn, "counts_out", counts_out, "in", in, "unique_out", unique_out, named...);
+  check_compaction<ExecSpace>(fn, in, unique_out, "counts_out", counts_out, named...);
+}
+
+}  // namespace Impl
+
+// ---- unique ----------------------------------------------------------------------------------
+
+/// The first element of each run of in, in order, to out; count(0) = the number of runs.
+/// Synchronization: asynchronous on `space`.
+template <class ExecSpace, class InView, class OutView, class CountView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<CountView>,
+                           int> = 0>
+void unique(const ExecSpace& space, const InView& in, const OutView& out, const CountView& count,
+            const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::unique";
+  const Impl::Region region(fn);
+  Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "out", out);
+  Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  Impl::unique_dispatch(space, in, comp, Impl::EmitElement<InView, OutView>{in, out}, count);
+}
+
+/// unique returning the number of runs. Synchronization: fences `space`.
+template <class ExecSpace, class InView, class OutView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
+                           int> = 0>
+std::int64_t unique(const ExecSpace& space, const InView& in, const OutView& out,
+                    const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::unique";
+  const Impl::Region region(fn);
+  Impl::check_compaction<ExecSpace>(fn, in, out);
+  const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
+  Impl::unique_dispatch(space, in, comp, Impl::EmitElement<InView, OutView>{in, out}, count);
+  return Impl::size_checked(fn, space, count, out.extent(0), "out");
+}
+
+/// unique on out's execution space. Synchronization: fences that space.
+template <class InView, class OutView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<InView> && !Kokkos::is_view_v<Comp>, int> = 0>
+std::int64_t unique(const InView& in, const OutView& out, const Comp& comp = Comp{}) {
+  return unique(typename OutView::execution_space(), in, out, comp);
+}
+
+/// The first key of each run of keys and its value, to keys_out and values_out; count(0) = the
+/// number of runs. Synchronization: asynchronous on `space`.
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
+          class CountView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<CountView>,
+                           int> = 0>
+void unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                   const KeyOut& keys_out, const ValueOut& values_out, const CountView& count,
+                   const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::unique_by_key";
+  const Impl::Region region(fn);
+  Impl::check_runs_count<ExecSpace>(fn, count, keys.extent(0), "keys", keys, "values", values,
+                                    "keys_out", keys_out, "values_out", values_out);
+  Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
+                                count);
+  Impl::unique_dispatch(space, keys, comp,
+                        Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{
+                            keys, values, keys_out, values_out},
+                        count);
+}
+
+/// unique_by_key returning the number of runs. Synchronization: fences `space`.
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
+          class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
+                           int> = 0>
+std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                           const KeyOut& keys_out, const ValueOut& values_out,
+                           const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::unique_by_key";
+  const Impl::Region region(fn);
+  Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
+  const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
+  Impl::unique_dispatch(space, keys, comp,
+                        Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{
+                            keys, values, keys_out, values_out},
+                        count);
+  return Impl::size_checked(fn, space, count,
+                            std::min(keys_out.extent(0), values_out.extent(0)),
+                            "keys_out or values_out");
+}
+
+/// unique_by_key on keys_out's execution space. Synchronization: fences that space.
+template <class KeyView, class ValueView, class KeyOut, class ValueOut, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView> && !Kokkos::is_view_v<Comp>, int> = 0>
+std::int64_t unique_by_key(const KeyView& keys, const ValueView& values, const KeyOut& keys_out,
+                           const ValueOut& values_out, const Comp& comp = Comp{}) {
+  return unique_by_key(typename KeyOut::execution_space(), keys, values, keys_out, values_out,
+                       comp);
+}
+
+// ---- reduce_by_key and run_length_encode -----------------------------------------------------
+
+/// Each run of keys reduced: keys_out(r) = run r's first key, values_out(r) = op over its values
+/// in order (op(a, b): a binary function object such as Ordo::plus<>, or a Kokkos reducer; it
+/// must be associative, need not be commutative). The order of the reduction is fixed by n and
+/// the backend, so floating-point results are the same on every run. count(0) = the number of
+/// runs. Synchronization: asynchronous on `space`.
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
+          class CountView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<CountView>,
+                           int> = 0>
+void reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                   const KeyOut& keys_out, const ValueOut& values_out, const Op& op,
+                   const CountView& count, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::reduce_by_key";
+  const Impl::Region region(fn);
+  using V = typename ValueView::non_const_value_type;
+  static_assert(std::is_assignable_v<typename ValueOut::reference_type, V>,
+                "Ordo::reduce_by_key: values_out's elements must be assignable from values'");
+  Impl::check_runs_count<ExecSpace>(fn, count, keys.extent(0), "keys", keys, "values", values,
+                                    "keys_out", keys_out, "values_out", values_out);
+  Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
+                                count);
+  Impl::reduce_runs<V>("reduce_by_key", space, keys, Impl::ValueOf<ValueView>{values},
+                       Impl::ReduceOp<Op, V>{op}, comp, keys_out, values_out, count);
+}
+
+/// reduce_by_key returning the number of runs. Synchronization: fences `space`.
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
+          class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
+                           int> = 0>
+std::int64_t reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                           const KeyOut& keys_out, const ValueOut& values_out, const Op& op,
+                           const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::reduce_by_key";
+  const Impl::Region region(fn);
+  using V = typename ValueView::non_const_value_type;
+  static_assert(std::is_assignable_v<typename ValueOut::reference_type, V>,
+                "Ordo::reduce_by_key: values_out's elements must be assignable from values'");
+  Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
+  const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
+  Impl::reduce_runs<V>("reduce_by_key", space, keys, Impl::ValueOf<ValueView>{values},
+                       Impl::ReduceOp<Op, V>{op}, comp, keys_out, values_out, count);
+  return Impl::size_checked(fn, space, count,
+                            std::min(keys_out.extent(0), values_out.extent(0)),
+                            "keys_out or values_out");
+}
+
+/// reduce_by_key on keys_out's execution space. Synchronization: fences that space.
+template <class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
+          class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView> && !Kokkos::is_view_v<Comp>, int> = 0>
+std::int64_t reduce_by_key(const KeyView& keys, const ValueView& values, const KeyOut& keys_out,
+                           const ValueOut& values_out, const Op& op, const Comp& comp = Comp{}) {
+  return reduce_by_key(typename KeyOut::execution_space(), keys, values, keys_out, values_out, op,
+                       comp);
+}
+
+/// Each run of in: unique_out(r) = its first element, counts_out(r) = its length (an integer
+/// View); count(0) = the number of runs. Synchronization: asynchronous on `space`.
+template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class CountView,
+          class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<CountView>,
+                           int> = 0>
+void run_length_encode(const ExecSpace& space, const InView& in, const UniqueOut& unique_out,
+                       const CountsOut& counts_out, const CountView& count,
+                       const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::run_length_encode";
+  const Impl::Region region(fn);
+  using C = typename CountsOut::non_const_value_type;
+  Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "unique_out", unique_out,
+                                    "counts_out", counts_out);
+  Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out, "count", count);
+  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp,
+                       unique_out, counts_out, count);
+}
+
+/// run_length_encode returning the number of runs. Synchronization: fences `space`.
+template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
+                           int> = 0>
+std::int64_t run_length_encode(const ExecSpace& space, const InView& in,
+                               const UniqueOut& unique_out, const CountsOut& counts_out,
+                               const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::run_length_encode";
+  const Impl::Region region(fn);
+  using C = typename CountsOut::non_const_value_type;
+  Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out);
+  const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
+  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp,
+                       unique_out, counts_out, count);
+  return Impl::size_checked(fn, space, count,
+                            std::min(unique_out.extent(0), counts_out.extent(0)),
+                            "unique_out or counts_out");
+}
+
+/// run_length_encode on unique_out's execution space. Synchronization: fences that space.
+template <class InView, class UniqueOut, class CountsOut, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<InView> && !Kokkos::is_view_v<Comp>, int> = 0>
+std::int64_t run_length_encode(const InView& in, const UniqueOut& unique_out,
+                               const CountsOut& counts_out, const Comp& comp = Comp{}) {
+  return run_length_encode(typename UniqueOut::execution_space(), in, unique_out, counts_out, comp);
+}
+
+// ---- bin_offsets -----------------------------------------------------------------------------
+
+/// The CRS row map of sorted bin ids: for keys in [0, nbins) with nbins = offsets.extent(0) - 1,
+/// offsets(b) = the position of the first key >= b and offsets(nbins) = n, empty bins included
+/// (a particle code's cell list: bin b's elements are [offsets(b), offsets(b + 1))). Integer keys
+/// and offsets. A key outside [0, nbins), or keys out of order, throw std::invalid_argument
+/// naming the first such element (found as the offsets are written; offsets then holds partial
+/// results). Synchronization: fences `space` (the check is read back).
+template <class ExecSpace, class KeyView, class OffsetView,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void bin_offsets(const ExecSpace& space, const KeyView& sorted_keys, const OffsetView& offsets) {
+  constexpr const char* fn = "Ordo::bin_offsets";
+  const Impl::Region region(fn);
+  Impl::static_check_views<ExecSpace, KeyView, OffsetView>();
+  static_assert(std::is_integral_v<typename KeyView::value_type>,
+                "Ordo::bin_offsets: the keys are integer bin ids");
+  Impl::check_index_output<ExecSpace>(fn, "offsets", offsets, 1, sorted_keys.extent(0));
+  Impl::check_no_alias(fn, "offsets", offsets, "sorted_keys", sorted_keys);
+  Impl::check_all_reachable<ExecSpace>(fn, "sorted_keys", sorted_keys, "offsets", offsets);
+  Impl::bin_offsets_impl(fn, space, sorted_keys, offsets);
+}
+
+/// bin_offsets on offsets' execution space. Synchronization: fences that space.
+template <class KeyView, class OffsetView, std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+void bin_offsets(const KeyView& sorted_keys, const OffsetView& offsets) {
+  bin_offsets(typename OffsetView::execution_space(), sorted_keys, offsets);
+}
+
+}  // namespace Ordo
+
+#endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_TEAM_TILERUNS_HPP
+#define ORDO_IMPL_TEAM_TILERUNS_HPP
+
+// Team level of the runs of equal keys (launched by device/Ordo_RunsImpl.hpp):
+//   SelectRunHead  the first element of each run, a compaction's selection (unique,
+//                  unique_by_key: the compaction's tiles of team/Ordo_TileCompact.hpp)
+//   EmitKeyValue   what unique_by_key writes for a kept element: its key and its value
+//   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
+//                  team_size * vt elements staged in scratch with coalesced loads, each thread
+//                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
+//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix),
+//                  the runs' keys and values staged back in scratch for coalesced stores
+
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/team/Ordo_Lookback.hpp>
+#include <impl/team/Ordo_TileIO.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// Equal under comp: neither orders before the other.
+template <class Comp, class T>
+KOKKOS_INLINE_FUNCTION bool equivalent(const Comp& comp, const T& a, const T& b) {
+  return !comp(a, b) && !comp(b, a);
+}
+
+// Element i starts a run: it is the first, or not equal to the one before it.
+template <class KeyView, class Comp>
+struct SelectRunHead {
+  KeyView keys;
+  Comp comp;
+  static constexpr bool by_value = false;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
+    return i == 0 || !equivalent(comp, keys(i - 1), keys(i));
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
+    return false;
+  }
+};
+
+// A key and its value, as one element of a compaction.
+template <class K, class V>
+struct KeyValue {
+  K key;
+  V value;
+};
+
+// unique_by_key's emitter: keys_out(pos) = keys(i), values_out(pos) = values(i). Elements load
+// one at a time (group 1). The capacity is the shorter output's.
+template <class KeyView, class ValueView, class KeyOut, class ValueOut>
+struct EmitKeyValue {
+  using value_type =
+      KeyValue<typename KeyView::non_const_value_type, typename ValueView::non_const_value_type>;
+  static constexpr int group = 1;
+  KeyView keys;
+  ValueView values;
+  KeyOut keys_out;
+  ValueOut values_out;
+  bool aligned() const { return false; }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const {
+    return keys_out.extent(0) < values_out.extent(0) ? keys_out.extent(0) : values_out.extent(0);
+  }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return {keys(i), values(i)}; }
+  template <int G>
+  KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
+    for (int g = 0; g < G; ++g) v[g] = load(i + g);
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
+    keys_out(pos) = v.key;
+    values_out(pos) = v.value;
+  }
+};
+
+// A partial reduction of a segment of elements: how many run heads it holds and the value of its
+// open run (after its last head, or the whole segment without one); `empty` holds no element.
+template <class V>
+struct RunPartial {
+  std::int64_t heads;
+  V value;
+  bool empty;
+};
+
+// The partials of two adjacent segments, a then b, as one.
+template <class V, class Op>
+KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& a,
+                                             const RunPartial<V>& b) {
+  if (b.empty) return a;
+  if (a.empty) return b;
+  return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value), false};
+}
+
+// One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
+// run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
+// dropped at r >= their extents; total(0): the number of runs, written by the last tile.
+template <int VT, class ExecSpace, class KeyView, class Source, class V, class Op, class Comp,
+          class KeyOut, class ValueOut, class TotalView, class Words, class Carries>
+struct RunTiles {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Key = typename KeyView::non_const_value_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  template <class T>
+  using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
+
+  KeyView keys;
+  Source source;
+  Op op;
+  Comp comp;
+  KeyOut keys_out;
+  ValueOut values_out;
+  TotalView total;
+  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
+  Carries carries;
+  std::int64_t n, tiles;
+
+  // The tile's keys (one more: the key before the tile) and values (one more: the run the last
+  // tile closes), then the team's scan and the tile's prefix.
+  static std::size_t scratch_bytes(int team) {
+    const std::size_t tile = std::size_t(team) * VT;
+    return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile + 1) +
+           Tile<std::int64_t>::shmem_size(team + 1) + Tile<V>::shmem_size(team + 1) +
+           Tile<int>::shmem_size(team);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int nt = member.team_size(), r = member.team_rank();
+    const int tile = nt * VT;
+    const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
+    const Tile<V> value_tile(member.team_scratch(0), tile + 1);
+    const Tile<std::int64_t> scan_heads(member.team_scratch(0), nt + 1);
+    const Tile<V> scan_values(member.team_scratch(0), nt + 1);
+    const Tile<int> scan_empty(member.team_scratch(0), nt);
+
+    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
+    const std::int64_t base = id * tile;
+    const int count = int(n - base < tile ? n - base : tile);
+
+    // Coalesced loads of the keys into key_tile(1, count + 1) (key_tile(0): the key before the
+    // tile) and the values into value_tile.
+    auto key_at = [&](int i) -> Key { return keys(base + i); };
+    auto value_at = [&](int i) -> V { return source(base + i); };
+    const Tile<Key> keys_here(key_tile.data() + 1, tile);
+    tile_stage<VT>(member, count, key_at, keys_here);
+    tile_stage<VT>(member, count, value_at, value_tile);
+    if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
+    member.team_barrier();
+
+    // This thread's vt consecutive elements, in registers: heads and values.
+    const int first = r * VT;
+    Key k[VT];
+    V v[VT];
+    bool head[VT];
+    RunPartial<V> mine{0, V(), true};
+    for (int j = 0; j < VT; ++j) {
+      const int i = first + j;
+      if (i >= count) break;
+      k[j] = key_tile(i + 1);
+      v[j] = value_tile(i);
+      const bool h = base + i == 0 || !equivalent(comp, key_tile(i), k[j]);
+      head[j] = h;
+      mine = combine(op, mine, RunPartial<V>{h ? 1 : 0, v[j], false});
+    }
+
+    // Inclusive segmented scan of the threads' partials (Hillis and Steele: a fixed order, so
+    // floating-point reductions give the same bits on every run).
+    scan_heads(r) = mine.heads;
+    scan_values(r) = mine.value;
+    scan_empty(r) = mine.empty;
+    for (int d = 1; d < nt; d *= 2) {
+      member.team_barrier();
+      RunPartial<V> sum = mine;
+      if (r >= d) {
+        sum = combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d), bool(scan_empty(r - d))},
+                      mine);
+      }
+      member.team_barrier();
+      mine = sum;
+      scan_heads(r) = mine.heads;
+      scan_values(r) = mine.value;
+      scan_empty(r) = mine.empty;
+    }
+    member.team_barrier();
+    const RunPartial<V> before =
+        r == 0 ? RunPartial<V>{0, V(), true}
+               : RunPartial<V>{scan_heads(r - 1), scan_values(r - 1), bool(scan_empty(r - 1))};
+    const std::int64_t tile_heads = scan_heads(nt - 1);
+
+    // The tile's prefix: the heads before it and the open run's value at its start.
+    if (r == 0) {
+      V carry{};
+      const V own = scan_values(nt - 1);
+      scan_heads(nt) = tile_lookback(words).carry_prefix(id, tile_heads, own, carries, op, carry);
+      scan_values(nt) = carry;
+    }
+    member.team_barrier();
+    const std::int64_t prefix = scan_heads(nt);
+    const bool last = id == tiles - 1;
+
+    // The open run's value at this thread's first element (unset at element 0).
+    V running = before.empty ? scan_values(nt)
+                : before.heads > 0 ? before.value
+                : id > 0           ? op(scan_values(nt), before.value)
+                                   : before.value;
+    // Stage the tile's runs: head q (of the tile's heads) puts its key at key_tile(q) and the value
+    // of the run it closes (the one before it) at value_tile(q); the last element of the input
+    // closes the last run, value_tile(tile_heads).
+    member.team_barrier();  // the tile's loads are in registers
+    int q = int(before.heads);
+    for (int j = 0; j < VT; ++j) {
+      const int i = first + j;
+      if (i >= count) break;
+      if (head[j]) {
+        if (base + i > 0) value_tile(q) = running;
+        key_tile(q) = k[j];
+        ++q;
+        running = v[j];
+      } else {
+        running = op(running, v[j]);
+      }
+      if (base + i == n - 1) value_tile(q) = running;
+    }
+    if (last && r == 0) total(0) = typename TotalView::non_const_value_type(prefix + tile_heads);
+    member.team_barrier();
+
+    // Coalesced stores: keys of runs prefix + [0, tile_heads), values of runs closed here,
+    // prefix - 1 + [lo, hi).
+    const std::int64_t key_room = std::int64_t(keys_out.extent(0)) - prefix;
+    for (int j = r; j < tile_heads && j < key_room; j += nt) keys_out(prefix + j) = key_tile(j);
+    const int lo = id == 0 ? 1 : 0, hi = int(tile_heads) + (last ? 1 : 0);
+    const std::int64_t value_room = std::int64_t(values_out.extent(0)) - (prefix - 1);
+    for (int j = lo + r; j < hi && j < value_room; j += nt) values_out(prefix - 1 + j) = value_tile(j);
+  }
+};
+
+}  // namespace Ordo::Impl
+
+#endif
