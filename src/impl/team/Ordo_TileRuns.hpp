@@ -156,14 +156,16 @@ struct RunTiles {
     V v[VT];
     bool head[VT];
     RunPartial<V> mine{0, V(), true};
+    ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
-      if (i >= count) break;
-      k[j] = key_tile(i + 1);
-      v[j] = value_tile(i);
-      const bool h = base + i == 0 || !equivalent(comp, key_tile(i), k[j]);
-      head[j] = h;
-      mine = combine(op, mine, RunPartial<V>{h ? 1 : 0, v[j], false});
+      head[j] = false;
+      if (i < count) {
+        k[j] = key_tile(i + 1);
+        v[j] = value_tile(i);
+        head[j] = base + i == 0 || !equivalent(comp, key_tile(i), k[j]);
+        mine = combine(op, mine, RunPartial<V>{head[j] ? 1 : 0, v[j], false});
+      }
     }
 
     // Inclusive segmented scan of the threads' partials (Hillis and Steele: a fixed order, so
@@ -211,18 +213,20 @@ struct RunTiles {
     // closes the last run, value_tile(tile_heads).
     member.team_barrier();  // the tile's loads are in registers
     int q = int(before.heads);
+    ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
-      if (i >= count) break;
-      if (head[j]) {
-        if (base + i > 0) value_tile(q) = running;
-        key_tile(q) = k[j];
-        ++q;
-        running = v[j];
-      } else {
-        running = op(running, v[j]);
+      if (i < count) {
+        if (head[j]) {
+          if (base + i > 0) value_tile(q) = running;
+          key_tile(q) = k[j];
+          ++q;
+          running = v[j];
+        } else {
+          running = op(running, v[j]);
+        }
+        if (base + i == n - 1) value_tile(q) = running;
       }
-      if (base + i == n - 1) value_tile(q) = running;
     }
     if (last && r == 0) total(0) = typename TotalView::non_const_value_type(prefix + tile_heads);
     member.team_barrier();
