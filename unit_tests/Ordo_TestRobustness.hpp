@@ -15,6 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <stdexcept>
@@ -323,6 +324,44 @@ inline void robust_permutation(const std::vector<std::int64_t>& perm) {
   expect_from(ga.elements(), a, "permuted a");
   expect_from(gb.elements(), b, "permuted b");
   EXPECT_EQ(p.elements(), perm);
+}
+
+// The runs of keys under a bad comparator, into outputs of half the input's length (so that they
+// may be too short: the asynchronous forms drop what does not fit): every key written is an input
+// key, every length and sum of ones lies in [1, n], nothing is written past an output's end.
+inline void robust_runs(const Keys& keys, AnyOrder comp) {
+  const ExecSpace space;
+  const std::size_t n = keys.size(), half = n / 2 + 1;
+  Guarded<std::uint32_t> in(n, 1, keys), ones(n, 0, Keys(n, 1u));
+  Guarded<std::uint32_t> out(half, 1), counts(half, 0), sums(half, 1);
+  Guarded<std::int64_t> count(1);
+  run_unchecked([&] { Ordo::unique(space, in.view, out.view, count.view, comp); });
+  expect_from(out.elements(), keys, "unique");
+  run_unchecked([&] {
+    Ordo::run_length_encode(space, in.view, out.view, counts.view, count.view, comp);
+  });
+  expect_from(out.elements(), keys, "run_length_encode");
+  expect_indices(counts.elements(), 1, std::int64_t(n), "a run's length");
+  run_unchecked([&] {
+    Ordo::reduce_by_key(space, in.view, ones.view, out.view, sums.view, Ordo::plus<>{},
+                        count.view, comp);
+  });
+  expect_indices(sums.elements(), 1, std::int64_t(n), "a run's sum of ones");
+  const auto c = count.elements()[0];
+  EXPECT_TRUE(c >= 1 && c <= std::int64_t(n)) << "runs: " << c;
+  EXPECT_EQ(in.elements(), keys);
+}
+
+// bin_offsets of keys out of order or out of range: the error in every build, offsets written in
+// their own range only.
+inline void robust_bin_offsets(const Keys& keys, std::size_t nbins) {
+  Guarded<std::uint32_t> in(keys.size(), 0, keys);
+  Guarded<std::int64_t> offsets(nbins + 1, 1);
+  bool sorted_in_range = std::is_sorted(keys.begin(), keys.end());
+  for (auto k : keys) sorted_in_range = sorted_in_range && k < nbins;
+  const std::string error = error_of([&] { Ordo::bin_offsets(ExecSpace(), in.view, offsets.view); });
+  EXPECT_EQ(sorted_in_range, error == "no exception") << error;
+  expect_indices(offsets.elements(), 0, std::int64_t(keys.size()), "an offset");
 }
 
 // The joins of unsorted keys or under a bad comparator: indices inside their ranges or -1.

@@ -107,6 +107,25 @@ TEST(Robustness, JoinsOfUnsortedInputOrUnderBadComparators) {
   }
 }
 
+TEST(Robustness, RunsUnderBadComparators) {
+  for (std::size_t n : sizes) {
+    for (int kind = 0; kind < 4; ++kind) {
+      SCOPED_TRACE("n " + std::to_string(n) + ", " + order_name(kind));
+      robust_runs(unsorted_keys(n, 16, 50), {kind});
+      robust_runs(Keys(n, 7u), {kind});
+    }
+  }
+}
+
+TEST(Robustness, BinOffsetsOfUnsortedOrOutOfRangeKeys) {
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    robust_bin_offsets(unsorted_keys(n, 17, 100), 100);
+    robust_bin_offsets(unsorted_keys(n, 18, 100), 60);
+    robust_bin_offsets(nearly_sorted_keys(n, 19), 1000);
+  }
+}
+
 TEST(Robustness, LoadBalanceOfBadScans) {
   for (std::size_t m : {std::size_t(1), std::size_t(50), std::size_t(3001)}) {
     const std::size_t outputs = 4 * m + 3;

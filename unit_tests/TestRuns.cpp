@@ -24,7 +24,7 @@ using namespace OrdoTest;
 template <class K, class V>
 std::size_t runs_tile() {
   using Tuning = Ordo::Impl::RunsTuning<ExecSpace>;
-  return std::size_t(Tuning::team_size) * Tuning::vt(sizeof(K) + sizeof(V));
+  return std::size_t(Tuning::team_size) * Tuning::vt(sizeof(K), sizeof(V));
 }
 
 template <class K, class V>

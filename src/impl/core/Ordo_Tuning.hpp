@@ -73,14 +73,15 @@ struct SetOpsTuning {
 
 // Runs of equal keys (reduce_by_key, run_length_encode): team_size threads a tile of
 // team_size * vt elements, each thread reducing vt consecutive ones; the tiles chain their run
-// counts and open runs' partial reductions through the look-back. vt(record_bytes): for a key and
-// value of record_bytes together. Host backends run one thread a tile of 24 KiB of records
+// counts and open runs' partial reductions through the look-back. vt(key_bytes, value_bytes): for
+// keys and values of those sizes. Host backends run one thread a tile of 24 KiB of records
 // (Kokkos gives a host team 32 KiB of scratch).
 template <class ExecSpace>
 struct RunsTuning {
   static constexpr int team_size = 1;
-  static constexpr int vt(std::size_t record_bytes) {
-    return record_bytes > 24 * 1024 ? 1 : int(24 * 1024 / record_bytes);
+  static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
+    const std::size_t record = key_bytes + value_bytes;
+    return record > 24 * 1024 ? 1 : int(24 * 1024 / record);
   }
 };
 

@@ -75,7 +75,7 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
   }
   using Tuning = RunsTuning<ExecSpace>;
   using Key = typename KeyView::non_const_value_type;
-  constexpr int vt = Tuning::vt(sizeof(Key) + sizeof(V));
+  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
   constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
   const std::int64_t tiles = (n + tile - 1) / tile;
   const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
