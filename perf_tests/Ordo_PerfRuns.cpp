@@ -13,7 +13,7 @@
 //                   Kokkos::BinSort (its constructor, create_permute_vector, sort of each View;
 //                   the way users call it) and on CUDA the CUB pipeline (SortPairs of (cell,
 //                   index), one gather per array, DeviceRunLengthEncode::Encode and an exclusive
-//                   scan); bin_offsets alone as its own row
+//                   scan); the pipeline's steps alone as rows of their own
 
 #include "Ordo_PerfRuns.hpp"
 
@@ -309,7 +309,19 @@ void run_particle_binning_point(const Options& o, Report& report, int log2n) {
       check(std::int64_t(ho(b)) == want, "particle_binning offsets");
     }
   }
-  // bin_offsets alone, on the sorted cells the last call left: read n ids, write the offsets.
+  // The pipeline's steps alone.
+  row("ordo sort_permutation alone",
+      time_device(space, o.warmup, o.reps, [&] { Ordo::sort_permutation(space, p.cells, perm); },
+                  reset),
+      double(n) * 16);
+  Ordo::sort_permutation(space, p.cells, perm);
+  row("ordo apply_permutation alone", time_device(space, o.warmup, o.reps, [&] {
+        Ordo::apply_permutation(space, perm, p.cells, p.x, p.v, p.s0, p.s1, p.s2, p.s3);
+      }),
+      double(n) * (2 * 84 + 84 + 4 + 84));
+  // bin_offsets alone, on sorted cells: read n ids, write the offsets.
+  reset();
+  ordo();
   row("bin_offsets alone",
       time_device(space, o.warmup, o.reps, [&] { Ordo::bin_offsets(space, p.cells, offsets); }),
       double(n) * 4 + double(ncells + 1) * 4);

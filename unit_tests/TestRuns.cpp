@@ -224,7 +224,6 @@ TEST(Runs, ReduceByKeyIntegerOps) {
 // An affine map x -> a x + b of 64-bit integers; composition is associative, not commutative.
 struct Affine {
   std::uint64_t a, b;
-  bool operator==(const Affine& o) const { return a == o.a && b == o.b; }
 };
 // op(f, g): f first, then g.
 struct Compose {

@@ -85,10 +85,10 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
   // A single tile takes no ticket and reads no word: nothing to zero.
   if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  using Functor = RunTiles<vt, ExecSpace, KeyView, Source, V, Op, Comp, KeyOut, ValueOut,
-                           TotalView, Words, Carries>;
+  using Functor = RunTiles<Tuning::team_size, vt, ExecSpace, KeyView, Source, V, Op, Comp, KeyOut,
+                           ValueOut, TotalView, Words, Carries>;
   launch_tiles("Ordo::" + algo + "::tiles", space,
-               TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes(Tuning::team_size)},
+               TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
                Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n,
                        tiles});
 }

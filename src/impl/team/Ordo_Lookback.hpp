@@ -86,46 +86,95 @@ struct TileLookback {
     return p;
   }
 
-  // The segmented form, for runs of equal keys, called by one thread of the team: tile id counts
-  // `sum` run heads and ends in an open run whose partial value is `own` (the reduction after its
-  // last head, or of the whole tile if it has none). Returns the heads before the tile and sets
-  // `carry` to the open run's value at the tile's start (the tiles before it since that run's
-  // head, folded left to right; unset for tile 0). The fold is the same whichever tile's
-  // inclusive value the walk stops at (each inclusive value is that same left fold), so a
-  // reduction in floating point gives the same bits on every run.
-  template <class Carries, class V, class Op>
-  KOKKOS_INLINE_FUNCTION std::int64_t carry_prefix(std::int64_t id, std::int64_t sum, const V& own,
-                                                   const Carries& carries, const Op& op,
-                                                   V& carry) const {
-    if (id == 0) {
-      carries.store(0, Carries::inclusive, own);
+  // The segmented form, for runs of equal keys, walked by the whole team: tile id counts `sum` run
+  // heads and ends in an open run whose partial value is `own` (the reduction after its last head,
+  // or of the whole tile if it has none). Returns the heads before the tile (to every thread) and
+  // puts in result(0) the open run's value at the tile's start (unset for tile 0). The team reads
+  // Team words at once into `window` (as window_prefix) to find the nearest tile with a head of
+  // its own or an inclusive value, sums the heads back to the nearest inclusive word, then folds
+  // the carried values from that tile forward, left to right (their loads in flight together,
+  // staged in `values`, the fold by one thread): whichever inclusive value the walk stops at is
+  // that same left fold, so a reduction in floating point gives the same bits on every run.
+  template <int Team, class Member, class Window, class Values, class Carries, class V, class Op>
+  KOKKOS_INLINE_FUNCTION std::int64_t carry_prefix(const Member& member, const Window& window,
+                                                   const Values& values, std::int64_t id,
+                                                   std::int64_t sum, const V& own,
+                                                   const Carries& carries, const Op& op) const {
+    const bool leader = member.team_rank() == 0;
+    if (leader) {
+      carries.store(id, id == 0 ? Carries::inclusive : Carries::aggregate, own);
       Kokkos::memory_fence();
-      LookbackWord::publish(words(0), LookbackWord::inclusive | std::uint64_t(sum));
-      return 0;
+      LookbackWord::publish(words(id), (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) |
+                                           std::uint64_t(sum));
     }
-    carries.store(id, Carries::aggregate, own);
-    Kokkos::memory_fence();
-    LookbackWord::publish(words(id), LookbackWord::aggregate | std::uint64_t(sum));
-    std::int64_t count = 0, t = id - 1, head = -1;
-    while (true) {
-      std::uint64_t word;
-      do {
-        word = LookbackWord::read(words(t));
-      } while (word == 0);
-      const auto c = std::int64_t(word & LookbackWord::value_mask);
+    if (id == 0) return 0;
+    // The heads before the tile, and the tile the fold starts from: the nearest one with a head of
+    // its own (its aggregate value) or, nearer still, an inclusive one (its inclusive value).
+    std::int64_t count = 0, from = -1;
+    bool from_inclusive = false;
+    for (std::int64_t nearest = id - 1;; nearest -= Team) {
+      const int width = int(nearest + 1 < Team ? nearest + 1 : Team);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width), [&](int w) {
+        std::uint64_t word;
+        do {
+          word = LookbackWord::read(words(nearest - w));
+        } while (word == 0);
+        window(w) = word;
+      });
+      member.team_barrier();
+      int stop = width, head = width;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, width),
+          [&](int w, int& s) {
+            if ((window(w) & LookbackWord::inclusive) && w < s) s = w;
+          },
+          Kokkos::Min<int>(stop));
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, width),
+          [&](int w, int& h) {
+            const std::uint64_t word = window(w);
+            if (!(word & LookbackWord::inclusive) && (word & LookbackWord::value_mask) && w < h) {
+              h = w;
+            }
+          },
+          Kokkos::Min<int>(head));
+      std::int64_t c = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, width),
+          [&](int w, std::int64_t& a) {
+            if (w <= stop) a += std::int64_t(window(w) & LookbackWord::value_mask);
+          },
+          c);
       count += c;
-      if (word & LookbackWord::inclusive) break;
-      if (head < 0 && c > 0) head = t;
-      --t;
+      if (from < 0 && head < stop) from = nearest - head;
+      if (stop < width) {
+        if (from < 0) from = nearest - stop, from_inclusive = true;
+        break;
+      }
+      member.team_barrier();  // the window is read again
     }
+    // The fold, Team values at a time.
     Kokkos::memory_fence();
-    const std::int64_t from = head >= 0 ? head : t;
-    V c = carries.load(from, head >= 0 ? Carries::aggregate : Carries::inclusive);
-    for (std::int64_t j = from + 1; j < id; ++j) c = op(c, carries.load(j, Carries::aggregate));
-    carry = c;
-    carries.store(id, Carries::inclusive, sum > 0 ? own : op(c, own));
-    Kokkos::memory_fence();
-    LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(count + sum));
+    V c{};
+    if (leader) c = carries.load(from, from_inclusive ? Carries::inclusive : Carries::aggregate);
+    for (std::int64_t first = from + 1; first < id; first += Team) {
+      const int width = int(id - first < Team ? id - first : Team);
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width),
+                           [&](int w) { values(w) = carries.load(first + w, Carries::aggregate); });
+      member.team_barrier();
+      if (leader) {
+        for (int w = 0; w < width; ++w) c = op(c, values(w));
+      }
+    }
+    member.team_barrier();
+    if (leader) {
+      values(0) = c;
+      carries.store(id, Carries::inclusive, sum > 0 ? own : op(c, own));
+      Kokkos::memory_fence();
+      LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(count + sum));
+    }
+    member.team_barrier();
     return count;
   }
 

@@ -9,7 +9,8 @@
 //   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
 //                  team_size * vt elements staged in scratch with coalesced loads, each thread
 //                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
-//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix),
+//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix,
+//                  walked by the team),
 //                  the runs' keys and values staged back in scratch for coalesced stores
 
 #include <impl/core/Ordo_Traits.hpp>
@@ -98,8 +99,8 @@ KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& 
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
 // run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
 // dropped at r >= their extents; total(0): the number of runs, written by the last tile.
-template <int VT, class ExecSpace, class KeyView, class Source, class V, class Op, class Comp,
-          class KeyOut, class ValueOut, class TotalView, class Words, class Carries>
+template <int Team, int VT, class ExecSpace, class KeyView, class Source, class V, class Op,
+          class Comp, class KeyOut, class ValueOut, class TotalView, class Words, class Carries>
 struct RunTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
@@ -120,20 +121,20 @@ struct RunTiles {
 
   // The tile's keys (one more: the key before the tile) and values (one more: the run the last
   // tile closes), then the team's scan and the tile's prefix.
-  static std::size_t scratch_bytes(int team) {
-    const std::size_t tile = std::size_t(team) * VT;
+  static std::size_t scratch_bytes() {
+    constexpr std::size_t tile = std::size_t(Team) * VT;
     return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile + 1) +
-           Tile<std::int64_t>::shmem_size(team + 1) + Tile<V>::shmem_size(team + 1) +
-           Tile<int>::shmem_size(team);
+           Tile<std::int64_t>::shmem_size(Team) + Tile<V>::shmem_size(Team) +
+           Tile<int>::shmem_size(Team);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int nt = member.team_size(), r = member.team_rank();
+    const int nt = Team, r = member.team_rank();
     const int tile = nt * VT;
     const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
     const Tile<V> value_tile(member.team_scratch(0), tile + 1);
-    const Tile<std::int64_t> scan_heads(member.team_scratch(0), nt + 1);
-    const Tile<V> scan_values(member.team_scratch(0), nt + 1);
+    const Tile<std::int64_t> scan_heads(member.team_scratch(0), nt);
+    const Tile<V> scan_values(member.team_scratch(0), nt);
     const Tile<int> scan_empty(member.team_scratch(0), nt);
 
     const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
@@ -191,22 +192,21 @@ struct RunTiles {
         r == 0 ? RunPartial<V>{0, V(), true}
                : RunPartial<V>{scan_heads(r - 1), scan_values(r - 1), bool(scan_empty(r - 1))};
     const std::int64_t tile_heads = scan_heads(nt - 1);
+    const V own = scan_values(nt - 1);
+    member.team_barrier();  // the scan's scratch becomes the look-back's window
 
-    // The tile's prefix: the heads before it and the open run's value at its start.
-    if (r == 0) {
-      V carry{};
-      const V own = scan_values(nt - 1);
-      scan_heads(nt) = tile_lookback(words).carry_prefix(id, tile_heads, own, carries, op, carry);
-      scan_values(nt) = carry;
-    }
-    member.team_barrier();
-    const std::int64_t prefix = scan_heads(nt);
+    // The tile's prefix: the heads before it and the open run's value at its start (in
+    // scan_values(0)).
+    const Tile<std::uint64_t> window(reinterpret_cast<std::uint64_t*>(scan_heads.data()), nt);
+    const std::int64_t prefix = tile_lookback(words).template carry_prefix<Team>(
+        member, window, scan_values, id, tile_heads, own, carries, op);
+    const V carry = scan_values(0);
     const bool last = id == tiles - 1;
 
     // The open run's value at this thread's first element (unset at element 0).
-    V running = before.empty ? scan_values(nt)
+    V running = before.empty ? carry
                 : before.heads > 0 ? before.value
-                : id > 0           ? op(scan_values(nt), before.value)
+                : id > 0           ? op(carry, before.value)
                                    : before.value;
     // Stage the tile's runs: head q (of the tile's heads) puts its key at key_tile(q) and the value
     // of the run it closes (the one before it) at value_tile(q); the last element of the input
