@@ -139,10 +139,13 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
   std::vector<std::uint32_t> scratch_keys(m);
   reduce_loop(scratch_keys, esum);
   if (o.check) {
-    check(std::vector<std::uint32_t>(ek) == [&] {
-      auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys_out);
-      return std::vector<std::uint32_t>(got.data(), got.data() + m);
-    }(), primitive + " keys");
+    check(
+        std::vector<std::uint32_t>(ek) ==
+            [&] {
+              auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys_out);
+              return std::vector<std::uint32_t>(got.data(), got.data() + m);
+            }(),
+        primitive + " keys");
     if (rle) {
       auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts_out);
       check(std::equal(elen.begin(), elen.end(), got.data()), "run_length_encode counts");
@@ -176,9 +179,8 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
           }));
     } else {
       std::vector<std::uint32_t> copy(n);
-      row("std::unique", time_host(o.warmup, o.reps, [&] {
-            std::unique_copy(h.begin(), h.end(), copy.begin());
-          }));
+      row("std::unique",
+          time_host(o.warmup, o.reps, [&] { std::unique_copy(h.begin(), h.end(), copy.begin()); }));
     }
   }
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -187,8 +189,8 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
   if (!rbk && !rle && wanted(o, "cub::DeviceSelect::Unique")) {
     row("cub::DeviceSelect::Unique",
         time_cub(o.warmup, o.reps, "cub::DeviceSelect::Unique", [&](void* t, std::size_t& b) {
-          return cub::DeviceSelect::Unique(t, b, keys.data(), keys_out.data(), runs.data(),
-                                           int(n), stream);
+          return cub::DeviceSelect::Unique(t, b, keys.data(), keys_out.data(), runs.data(), int(n),
+                                           stream);
         }));
   }
   if (rle && wanted(o, "cub::DeviceRunLengthEncode::Encode")) {
@@ -196,18 +198,17 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
         time_cub(o.warmup, o.reps, "cub::DeviceRunLengthEncode::Encode",
                  [&](void* t, std::size_t& b) {
                    return cub::DeviceRunLengthEncode::Encode(t, b, keys.data(), keys_out.data(),
-                                                             counts_out.data(), runs.data(),
-                                                             int(n), stream);
+                                                             counts_out.data(), runs.data(), int(n),
+                                                             stream);
                  }));
   }
   if (rbk && wanted(o, "cub::DeviceReduce::ReduceByKey")) {
     row("cub::DeviceReduce::ReduceByKey",
-        time_cub(o.warmup, o.reps, "cub::DeviceReduce::ReduceByKey",
-                 [&](void* t, std::size_t& b) {
-                   return cub::DeviceReduce::ReduceByKey(
-                       t, b, keys.data(), keys_out.data(), values.data(), values_out.data(),
-                       runs.data(), Ordo::plus<Val>{}, int(n), stream);
-                 }));
+        time_cub(o.warmup, o.reps, "cub::DeviceReduce::ReduceByKey", [&](void* t, std::size_t& b) {
+          return cub::DeviceReduce::ReduceByKey(t, b, keys.data(), keys_out.data(), values.data(),
+                                                values_out.data(), runs.data(), Ordo::plus<Val>{},
+                                                int(n), stream);
+        }));
   }
 #endif
 }
@@ -311,13 +312,14 @@ void run_particle_binning_point(const Options& o, Report& report, int log2n) {
   }
   // The pipeline's steps alone.
   row("ordo sort_permutation alone",
-      time_device(space, o.warmup, o.reps, [&] { Ordo::sort_permutation(space, p.cells, perm); },
-                  reset),
+      time_device(
+          space, o.warmup, o.reps, [&] { Ordo::sort_permutation(space, p.cells, perm); }, reset),
       double(n) * 16);
   Ordo::sort_permutation(space, p.cells, perm);
-  row("ordo apply_permutation alone", time_device(space, o.warmup, o.reps, [&] {
-        Ordo::apply_permutation(space, perm, p.cells, p.x, p.v, p.s0, p.s1, p.s2, p.s3);
-      }),
+  row("ordo apply_permutation alone",
+      time_device(
+          space, o.warmup, o.reps,
+          [&] { Ordo::apply_permutation(space, perm, p.cells, p.x, p.v, p.s0, p.s1, p.s2, p.s3); }),
       double(n) * (2 * 84 + 84 + 4 + 84));
   // bin_offsets alone, on sorted cells: read n ids, write the offsets.
   reset();
@@ -327,19 +329,24 @@ void run_particle_binning_point(const Options& o, Report& report, int log2n) {
       double(n) * 4 + double(ncells + 1) * 4);
   if (wanted(o, "copy")) row("copy", time_copy(o, bytes), bytes);
   if (wanted(o, "Kokkos::BinSort")) {
-    row("Kokkos::BinSort", time_device(space, o.warmup, o.reps, [&] {
-          using Op = Kokkos::BinOp1D<decltype(p.cells)>;
-          Kokkos::BinSort<decltype(p.cells), Op> bins(space, p.cells, Op(int(ncells), 0, ncells - 1),
-                                                      false);
-          bins.create_permute_vector(space);
-          bins.sort(space, p.x);
-          bins.sort(space, p.v);
-          bins.sort(space, p.s0);
-          bins.sort(space, p.s1);
-          bins.sort(space, p.s2);
-          bins.sort(space, p.s3);
-          bins.sort(space, p.cells);
-        }, reset), bytes);
+    row("Kokkos::BinSort",
+        time_device(
+            space, o.warmup, o.reps,
+            [&] {
+              using Op = Kokkos::BinOp1D<decltype(p.cells)>;
+              Kokkos::BinSort<decltype(p.cells), Op> bins(space, p.cells,
+                                                          Op(int(ncells), 0, ncells - 1), false);
+              bins.create_permute_vector(space);
+              bins.sort(space, p.x);
+              bins.sort(space, p.v);
+              bins.sort(space, p.s0);
+              bins.sort(space, p.s1);
+              bins.sort(space, p.s2);
+              bins.sort(space, p.s3);
+              bins.sort(space, p.cells);
+            },
+            reset),
+        bytes);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (wanted(o, "cub pipeline")) {
@@ -358,28 +365,35 @@ void run_particle_binning_point(const Options& o, Report& report, int log2n) {
                                        counts.data(), runs.data(), int(n), stream);
     cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.data(), cub_offsets.data(),
                                   int(ncells + 1), stream);
-    Kokkos::View<char*, MemorySpace> temp("cub_temp", std::max({sort_bytes, rle_bytes, scan_bytes}));
+    Kokkos::View<char*, MemorySpace> temp("cub_temp",
+                                          std::max({sort_bytes, rle_bytes, scan_bytes}));
     auto gather = [&](auto dst, auto src) {
       Kokkos::parallel_for("gather", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                            GatherRows<decltype(dst)>{dst, src, perm});
     };
-    row("cub pipeline", time_device(space, o.warmup, o.reps, [&] {
-          std::size_t b = sort_bytes;
-          cub::DeviceRadixSort::SortPairs(temp.data(), b, p.cells.data(), out.cells.data(),
-                                          iota.data(), perm.data(), int(n), 0, cell_bits, stream);
-          gather(out.x, p.x);
-          gather(out.v, p.v);
-          gather(out.s0, p.s0);
-          gather(out.s1, p.s1);
-          gather(out.s2, p.s2);
-          gather(out.s3, p.s3);
-          b = rle_bytes;
-          cub::DeviceRunLengthEncode::Encode(temp.data(), b, out.cells.data(), unique.data(),
-                                             counts.data(), runs.data(), int(n), stream);
-          b = scan_bytes;
-          cub::DeviceScan::ExclusiveSum(temp.data(), b, counts.data(), cub_offsets.data(),
-                                        int(ncells + 1), stream);
-        }, reset), bytes);
+    row("cub pipeline",
+        time_device(
+            space, o.warmup, o.reps,
+            [&] {
+              std::size_t b = sort_bytes;
+              cub::DeviceRadixSort::SortPairs(temp.data(), b, p.cells.data(), out.cells.data(),
+                                              iota.data(), perm.data(), int(n), 0, cell_bits,
+                                              stream);
+              gather(out.x, p.x);
+              gather(out.v, p.v);
+              gather(out.s0, p.s0);
+              gather(out.s1, p.s1);
+              gather(out.s2, p.s2);
+              gather(out.s3, p.s3);
+              b = rle_bytes;
+              cub::DeviceRunLengthEncode::Encode(temp.data(), b, out.cells.data(), unique.data(),
+                                                 counts.data(), runs.data(), int(n), stream);
+              b = scan_bytes;
+              cub::DeviceScan::ExclusiveSum(temp.data(), b, counts.data(), cub_offsets.data(),
+                                            int(ncells + 1), stream);
+            },
+            reset),
+        bytes);
   }
 #endif
 }

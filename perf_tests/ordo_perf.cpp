@@ -31,18 +31,19 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
                   "spread over [0, 2^20)); set_ops and join: match:P (P% of b's keys in a), dups, "
                   "or all (the default); unique, run_length_encode, reduce_by_key: runs:L (sorted "
                   "keys in runs of mean length L, default 4)");
-  sub->add_option("--baseline", o.baselines,
-                  "baselines to run (default: all built in): copy, std::merge, "
-                  "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
-                  "thrust::lower_bound, cub::DeviceSelect::If, Kokkos::Experimental::copy_if, "
-                  "std::copy_if, parallel_scan, Kokkos::sort, Kokkos::Experimental::sort_by_key, "
-                  "Kokkos::Experimental::sort_team, std::sort, cub::DeviceRadixSort::SortKeys, "
-                  "cub::DeviceRadixSort::SortPairs, cub::DeviceMergeSort::SortKeys, "
-                  "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys, "
-                  "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment, "
-                  "std::set_*, thrust::set_*, Kokkos::UnorderedMap hash join, std:: (the runs' host "
-                  "loops), cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode, "
-                  "cub::DeviceReduce::ReduceByKey, Kokkos::BinSort, cub pipeline");
+  sub->add_option(
+      "--baseline", o.baselines,
+      "baselines to run (default: all built in): copy, std::merge, "
+      "cub::DeviceMerge::MergeKeys, cub::DeviceMerge::MergePairs, std::lower_bound, "
+      "thrust::lower_bound, cub::DeviceSelect::If, Kokkos::Experimental::copy_if, "
+      "std::copy_if, parallel_scan, Kokkos::sort, Kokkos::Experimental::sort_by_key, "
+      "Kokkos::Experimental::sort_team, std::sort, cub::DeviceRadixSort::SortKeys, "
+      "cub::DeviceRadixSort::SortPairs, cub::DeviceMergeSort::SortKeys, "
+      "cub::DeviceMergeSort::SortPairs, cub::DeviceSegmentedSort::SortKeys, "
+      "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment, "
+      "std::set_*, thrust::set_*, Kokkos::UnorderedMap hash join, std:: (the runs' host "
+      "loops), cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode, "
+      "cub::DeviceReduce::ReduceByKey, Kokkos::BinSort, cub pipeline");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -70,11 +71,14 @@ int main(int argc, char* argv[]) {
       {"set_ops", OrdoPerf::run_set_ops},
       {"join", OrdoPerf::run_join},
       {"load_balancing_search", OrdoPerf::run_load_balancing_search},
-      {"unique", [](const OrdoPerf::Options& o, OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "unique"); }},
+      {"unique",
+       [](const OrdoPerf::Options& o, OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "unique"); }},
       {"run_length_encode",
-       [](const OrdoPerf::Options& o, OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "run_length_encode"); }},
-      {"reduce_by_key",
-       [](const OrdoPerf::Options& o, OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "reduce_by_key"); }},
+       [](const OrdoPerf::Options& o, OrdoPerf::Report& r) {
+         OrdoPerf::run_runs(o, r, "run_length_encode");
+       }},
+      {"reduce_by_key", [](const OrdoPerf::Options& o,
+                           OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "reduce_by_key"); }},
       {"particle_binning", OrdoPerf::run_particle_binning}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);

@@ -127,9 +127,9 @@ void unique(const ExecSpace& space, const InView& in, const OutView& out, const 
 }
 
 /// unique returning the number of runs. Synchronization: fences `space`.
-template <class ExecSpace, class InView, class OutView, class Comp = less<>,
-          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
-                           int> = 0>
+template <
+    class ExecSpace, class InView, class OutView, class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>, int> = 0>
 std::int64_t unique(const ExecSpace& space, const InView& in, const OutView& out,
                     const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::unique";
@@ -162,17 +162,17 @@ void unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
                                     "keys_out", keys_out, "values_out", values_out);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
-  Impl::unique_dispatch(space, keys, comp,
-                        Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{
-                            keys, values, keys_out, values_out},
-                        count);
+  Impl::unique_dispatch(
+      space, keys, comp,
+      Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
+      count);
 }
 
 /// unique_by_key returning the number of runs. Synchronization: fences `space`.
-template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
-          class Comp = less<>,
-          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
-                           int> = 0>
+template <
+    class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
+    class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>, int> = 0>
 std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
                            const KeyOut& keys_out, const ValueOut& values_out,
                            const Comp& comp = Comp{}) {
@@ -180,12 +180,11 @@ std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const Va
   const Impl::Region region(fn);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::unique_dispatch(space, keys, comp,
-                        Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{
-                            keys, values, keys_out, values_out},
-                        count);
-  return Impl::size_checked(fn, space, count,
-                            std::min(keys_out.extent(0), values_out.extent(0)),
+  Impl::unique_dispatch(
+      space, keys, comp,
+      Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
+      count);
+  return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),
                             "keys_out or values_out");
 }
 
@@ -226,10 +225,10 @@ void reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
 }
 
 /// reduce_by_key returning the number of runs. Synchronization: fences `space`.
-template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
-          class Comp = less<>,
-          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
-                           int> = 0>
+template <
+    class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
+    class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>, int> = 0>
 std::int64_t reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
                            const KeyOut& keys_out, const ValueOut& values_out, const Op& op,
                            const Comp& comp = Comp{}) {
@@ -242,8 +241,7 @@ std::int64_t reduce_by_key(const ExecSpace& space, const KeyView& keys, const Va
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::reduce_runs<V>("reduce_by_key", space, keys, Impl::ValueOf<ValueView>{values},
                        Impl::ReduceOp<Op, V>{op}, comp, keys_out, values_out, count);
-  return Impl::size_checked(fn, space, count,
-                            std::min(keys_out.extent(0), values_out.extent(0)),
+  return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),
                             "keys_out or values_out");
 }
 
@@ -272,14 +270,14 @@ void run_length_encode(const ExecSpace& space, const InView& in, const UniqueOut
   Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "unique_out", unique_out,
                                     "counts_out", counts_out);
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out, "count", count);
-  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp,
-                       unique_out, counts_out, count);
+  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp, unique_out,
+                       counts_out, count);
 }
 
 /// run_length_encode returning the number of runs. Synchronization: fences `space`.
-template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class Comp = less<>,
-          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
-                           int> = 0>
+template <
+    class ExecSpace, class InView, class UniqueOut, class CountsOut, class Comp = less<>,
+    std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>, int> = 0>
 std::int64_t run_length_encode(const ExecSpace& space, const InView& in,
                                const UniqueOut& unique_out, const CountsOut& counts_out,
                                const Comp& comp = Comp{}) {
@@ -288,10 +286,9 @@ std::int64_t run_length_encode(const ExecSpace& space, const InView& in,
   using C = typename CountsOut::non_const_value_type;
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out);
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp,
-                       unique_out, counts_out, count);
-  return Impl::size_checked(fn, space, count,
-                            std::min(unique_out.extent(0), counts_out.extent(0)),
+  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp, unique_out,
+                       counts_out, count);
+  return Impl::size_checked(fn, space, count, std::min(unique_out.extent(0), counts_out.extent(0)),
                             "unique_out or counts_out");
 }
 

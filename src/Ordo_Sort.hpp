@@ -136,12 +136,12 @@ void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& com
 
 /// views[k](i) = old views[k](perm(i)) for every View, all gathered by one launch (after one
 /// launch that saves their old contents). Rank-2 Views (View<double*[3]>, LayoutLeft or
-/// LayoutRight: positions, velocities) move whole rows: views[k](i, c) = old views[k](perm(i), c). perm must be a permutation of [0, perm.extent(0))
-/// (checked with ORDO_ENABLE_DEBUG_CHECKS; without, a position whose entry lies outside that
-/// range keeps its element, and repeated entries copy an element twice); the Views may not
-/// overlap perm or each other. The saved contents live in Ordo's workspace: repeated calls do not
-/// allocate.
-/// Synchronization: asynchronous on `space` (no fence).
+/// LayoutRight: positions, velocities) move whole rows: views[k](i, c) = old views[k](perm(i), c).
+/// perm must be a permutation of [0, perm.extent(0)) (checked with ORDO_ENABLE_DEBUG_CHECKS;
+/// without, a position whose entry lies outside that range keeps its element, and repeated entries
+/// copy an element twice); the Views may not overlap perm or each other. The saved contents live in
+/// Ordo's workspace: repeated calls do not allocate. Synchronization: asynchronous on `space` (no
+/// fence).
 template <class ExecSpace, class PermView, class... Views,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void apply_permutation(const ExecSpace& space, const PermView& perm, const Views&... views) {

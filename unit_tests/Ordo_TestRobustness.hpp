@@ -337,14 +337,13 @@ inline void robust_runs(const Keys& keys, AnyOrder comp) {
   Guarded<std::int64_t> count(1);
   run_unchecked([&] { Ordo::unique(space, in.view, out.view, count.view, comp); });
   expect_from(out.elements(), keys, "unique");
-  run_unchecked([&] {
-    Ordo::run_length_encode(space, in.view, out.view, counts.view, count.view, comp);
-  });
+  run_unchecked(
+      [&] { Ordo::run_length_encode(space, in.view, out.view, counts.view, count.view, comp); });
   expect_from(out.elements(), keys, "run_length_encode");
   expect_indices(counts.elements(), 1, std::int64_t(n), "a run's length");
   run_unchecked([&] {
-    Ordo::reduce_by_key(space, in.view, ones.view, out.view, sums.view, Ordo::plus<>{},
-                        count.view, comp);
+    Ordo::reduce_by_key(space, in.view, ones.view, out.view, sums.view, Ordo::plus<>{}, count.view,
+                        comp);
   });
   expect_indices(sums.elements(), 1, std::int64_t(n), "a run's sum of ones");
   const auto c = count.elements()[0];
@@ -359,7 +358,8 @@ inline void robust_bin_offsets(const Keys& keys, std::size_t nbins) {
   Guarded<std::int64_t> offsets(nbins + 1, 1);
   bool sorted_in_range = std::is_sorted(keys.begin(), keys.end());
   for (auto k : keys) sorted_in_range = sorted_in_range && k < nbins;
-  const std::string error = error_of([&] { Ordo::bin_offsets(ExecSpace(), in.view, offsets.view); });
+  const std::string error =
+      error_of([&] { Ordo::bin_offsets(ExecSpace(), in.view, offsets.view); });
   EXPECT_EQ(sorted_in_range, error == "no exception") << error;
   expect_indices(offsets.elements(), 0, std::int64_t(keys.size()), "an offset");
 }

@@ -89,8 +89,7 @@ void check_unique_and_encode(const std::vector<T>& in, const Comp& comp) {
     Kokkos::deep_copy(out, poison_value<T>());
     auto count = poisoned<std::int64_t>(1);
     Ordo::Impl::compact_dispatch(
-        space, std::int64_t(in.size()),
-        Ordo::Impl::SelectRunHead<decltype(din), Comp>{din, comp},
+        space, std::int64_t(in.size()), Ordo::Impl::SelectRunHead<decltype(din), Comp>{din, comp},
         Ordo::Impl::EmitElement<decltype(din), decltype(out)>{din, out}, count, path);
     EXPECT_EQ(std::int64_t(m), to_host(count)[0]);
     EXPECT_TRUE(bitwise_equal(firsts, head_checked(out, m)));
@@ -107,8 +106,8 @@ void check_unique_and_encode(const std::vector<T>& in, const Comp& comp) {
 template <class T>
 class RunsTyped : public ::testing::Test {};
 
-using KeyTypes = ::testing::Types<std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float,
-                                  double>;
+using KeyTypes =
+    ::testing::Types<std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double>;
 TYPED_TEST_SUITE(RunsTyped, KeyTypes);
 
 TYPED_TEST(RunsTyped, UniqueAndRunLengthEncode) {
@@ -318,12 +317,11 @@ TEST(Runs, BadInput) {
   firsts.resize(m / 2);
   EXPECT_EQ(firsts, head_checked(buffer, m / 2));
   Kokkos::deep_copy(buffer, poison_value<std::uint32_t>());
-  EXPECT_EQ(error_of([&] {
-              Ordo::reduce_by_key(space, dk, dv, short_out, values, Ordo::plus<>{});
-            }),
-            "Ordo::reduce_by_key: keys_out or values_out has " + std::to_string(m / 2) +
-                " elements, needs " + std::to_string(m) + " (the first " +
-                std::to_string(m / 2) + " outputs were written)");
+  EXPECT_EQ(
+      error_of([&] { Ordo::reduce_by_key(space, dk, dv, short_out, values, Ordo::plus<>{}); }),
+      "Ordo::reduce_by_key: keys_out or values_out has " + std::to_string(m / 2) +
+          " elements, needs " + std::to_string(m) + " (the first " + std::to_string(m / 2) +
+          " outputs were written)");
   EXPECT_EQ(firsts, head_checked(buffer, m / 2));
   // Aliasing and sizes.
   EXPECT_EQ(error_of([&] { Ordo::reduce_by_key(space, dk, dv, dk, values, Ordo::plus<>{}); }),
@@ -380,24 +378,24 @@ TEST(Runs, BinOffsets) {
 
 TEST(Runs, BinOffsetsErrors) {
   auto offsets = poisoned<std::int64_t>(5);
-  EXPECT_EQ(error_of([&] {
-              Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, 1, 4, 4}),
-                                offsets);
-            }),
-            "Ordo::bin_offsets: sorted_keys(2) = 4 lies outside [0, 4); offsets holds partial "
-            "results");
-  EXPECT_EQ(error_of([&] {
-              Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, -1, 2}),
-                                offsets);
-            }),
-            "Ordo::bin_offsets: sorted_keys(1) = -1 lies outside [0, 4); offsets holds partial "
-            "results");
-  EXPECT_EQ(error_of([&] {
-              Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, 3, 2, 3}),
-                                offsets);
-            }),
-            "Ordo::bin_offsets: sorted_keys(2) = 2 orders before the key before it (the keys are "
-            "not sorted); offsets holds partial results");
+  EXPECT_EQ(
+      error_of([&] {
+        Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, 1, 4, 4}), offsets);
+      }),
+      "Ordo::bin_offsets: sorted_keys(2) = 4 lies outside [0, 4); offsets holds partial "
+      "results");
+  EXPECT_EQ(
+      error_of([&] {
+        Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, -1, 2}), offsets);
+      }),
+      "Ordo::bin_offsets: sorted_keys(1) = -1 lies outside [0, 4); offsets holds partial "
+      "results");
+  EXPECT_EQ(
+      error_of([&] {
+        Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0, 3, 2, 3}), offsets);
+      }),
+      "Ordo::bin_offsets: sorted_keys(2) = 2 orders before the key before it (the keys are "
+      "not sorted); offsets holds partial results");
   auto none = poisoned<std::int64_t>(0);
   EXPECT_EQ(error_of([&] {
               Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0}), none);

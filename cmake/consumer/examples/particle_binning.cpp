@@ -14,7 +14,7 @@ int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   const int n = 100000, cells = 4096;
   Kokkos::View<int*> cell("cell", n), id("id", n);
-  Kokkos::View<double* [3]> x("x", n), v("v", n);
+  Kokkos::View<double*[3]> x("x", n), v("v", n);
   Kokkos::View<double*> mass("mass", n);
   Kokkos::parallel_for(
       "example::init", n, KOKKOS_LAMBDA(int i) {

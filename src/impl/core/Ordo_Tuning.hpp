@@ -79,6 +79,8 @@ struct SetOpsTuning {
 template <class ExecSpace>
 struct RunsTuning {
   static constexpr int team_size = 1;
+  static constexpr int lookback_window = 1;  // look-back words (and carried values) read at once
+  static constexpr int min_teams = 0;        // Kokkos::LaunchBounds<team_size, min_teams> (0: none)
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
     const std::size_t record = key_bytes + value_bytes;
     return record > 24 * 1024 ? 1 : int(24 * 1024 / record);

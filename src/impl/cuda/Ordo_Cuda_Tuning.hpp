@@ -187,14 +187,17 @@ struct ScanTuning<Kokkos::Cuda> {
   static constexpr int lookback_window = 4;
 };
 
-// 256 threads of up to 11 elements: a tile's keys and values and the team's scan (a count, a
-// value and a flag a thread) in at most 46 KiB of scratch (Kokkos gives a team 48 KiB): 4-byte
+// 256 threads of up to 11 elements: a tile's keys and values and the team's scan (a count and a
+// value a thread) in at most 46 KiB of scratch (Kokkos gives a team 48 KiB): 4-byte
 // keys with 4- or 8-byte values 11 a thread, 16-byte values 7.
 template <>
 struct RunsTuning<Kokkos::Cuda> {
   static constexpr int team_size = 256;
+  static constexpr int lookback_window = 16;
+  // Three teams an SM: registers (a thread's 11 keys and values) against resident tiles.
+  static constexpr int min_teams = 3;
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
-    const int room = int(46 * 1024 / team_size) - 12 - int(value_bytes);
+    const int room = int(46 * 1024 / team_size) - 4 - int(value_bytes);
     const int fit = room / int(key_bytes + value_bytes);
     return fit < 1 ? 1 : fit > 11 ? 11 : fit;
   }

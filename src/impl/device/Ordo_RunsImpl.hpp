@@ -38,7 +38,7 @@ struct ReduceOp {
 template <class Op, class V>
 struct ReduceOp<Op, V,
                 std::void_t<decltype(std::declval<const Op&>().join(std::declval<V&>(),
-                                                                     std::declval<const V&>()))>> {
+                                                                    std::declval<const V&>()))>> {
   Op op;
   KOKKOS_INLINE_FUNCTION V operator()(const V& a, const V& b) const {
     V r = a;
@@ -85,12 +85,12 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
   // A single tile takes no ticket and reads no word: nothing to zero.
   if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  using Functor = RunTiles<Tuning::team_size, vt, ExecSpace, KeyView, Source, V, Op, Comp, KeyOut,
-                           ValueOut, TotalView, Words, Carries>;
-  launch_tiles("Ordo::" + algo + "::tiles", space,
-               TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
-               Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n,
-                       tiles});
+  using Functor = RunTiles<Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
+                           Source, V, Op, Comp, KeyOut, ValueOut, TotalView, Words, Carries>;
+  launch_tiles<Tuning::team_size, Tuning::min_teams>(
+      "Ordo::" + algo + "::tiles", space,
+      TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
+      Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles});
 }
 
 // ---- bin_offsets -----------------------------------------------------------------------------
@@ -160,7 +160,8 @@ void bin_offsets_impl(const char* fn, const ExecSpace& space, const KeyView& key
   const auto key = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(keys, Kokkos::make_pair(first, first + 1)));
   fail(fn, std::string("sorted_keys(") + std::to_string(first) + ") = " + std::to_string(key(0)) +
-               (!key_in_bins(key(0), nbins) ? " lies outside [0, " + std::to_string(nbins) + ")"
+               (!key_in_bins(key(0), nbins)
+                    ? " lies outside [0, " + std::to_string(nbins) + ")"
                     : " orders before the key before it (the keys are not sorted)") +
                "; offsets holds partial results");
 }

@@ -28,7 +28,9 @@ struct LookbackCarries {
   static constexpr int aggregate = 0, inclusive = 1;
   Storage storage;
 
-  static constexpr std::size_t words_for(std::int64_t tiles) { return std::size_t(tiles) * 2 * size; }
+  static constexpr std::size_t words_for(std::int64_t tiles) {
+    return std::size_t(tiles) * 2 * size;
+  }
   KOKKOS_INLINE_FUNCTION void store(std::int64_t t, int which, const V& v) const {
     std::uint64_t w[size] = {};
     std::memcpy(w, &v, sizeof(V));
@@ -86,95 +88,57 @@ struct TileLookback {
     return p;
   }
 
-  // The segmented form, for runs of equal keys, walked by the whole team: tile id counts `sum` run
-  // heads and ends in an open run whose partial value is `own` (the reduction after its last head,
-  // or of the whole tile if it has none). Returns the heads before the tile (to every thread) and
-  // puts in result(0) the open run's value at the tile's start (unset for tile 0). The team reads
-  // Team words at once into `window` (as window_prefix) to find the nearest tile with a head of
-  // its own or an inclusive value, sums the heads back to the nearest inclusive word, then folds
-  // the carried values from that tile forward, left to right (their loads in flight together,
-  // staged in `values`, the fold by one thread): whichever inclusive value the walk stops at is
-  // that same left fold, so a reduction in floating point gives the same bits on every run.
-  template <int Team, class Member, class Window, class Values, class Carries, class V, class Op>
-  KOKKOS_INLINE_FUNCTION std::int64_t carry_prefix(const Member& member, const Window& window,
-                                                   const Values& values, std::int64_t id,
-                                                   std::int64_t sum, const V& own,
-                                                   const Carries& carries, const Op& op) const {
-    const bool leader = member.team_rank() == 0;
-    if (leader) {
-      carries.store(id, id == 0 ? Carries::inclusive : Carries::aggregate, own);
-      Kokkos::memory_fence();
-      LookbackWord::publish(words(id), (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) |
-                                           std::uint64_t(sum));
-    }
-    if (id == 0) return 0;
-    // The heads before the tile, and the tile the fold starts from: the nearest one with a head of
-    // its own (its aggregate value) or, nearer still, an inclusive one (its inclusive value).
-    std::int64_t count = 0, from = -1;
-    bool from_inclusive = false;
-    for (std::int64_t nearest = id - 1;; nearest -= Team) {
-      const int width = int(nearest + 1 < Team ? nearest + 1 : Team);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width), [&](int w) {
-        std::uint64_t word;
-        do {
-          word = LookbackWord::read(words(nearest - w));
-        } while (word == 0);
-        window(w) = word;
-      });
-      member.team_barrier();
-      int stop = width, head = width;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(member, width),
-          [&](int w, int& s) {
-            if ((window(w) & LookbackWord::inclusive) && w < s) s = w;
-          },
-          Kokkos::Min<int>(stop));
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(member, width),
-          [&](int w, int& h) {
-            const std::uint64_t word = window(w);
-            if (!(word & LookbackWord::inclusive) && (word & LookbackWord::value_mask) && w < h) {
-              h = w;
-            }
-          },
-          Kokkos::Min<int>(head));
-      std::int64_t c = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(member, width),
-          [&](int w, std::int64_t& a) {
-            if (w <= stop) a += std::int64_t(window(w) & LookbackWord::value_mask);
-          },
-          c);
-      count += c;
-      if (from < 0 && head < stop) from = nearest - head;
-      if (stop < width) {
-        if (from < 0) from = nearest - stop, from_inclusive = true;
-        break;
-      }
-      member.team_barrier();  // the window is read again
-    }
-    // The fold, Team values at a time.
+  // The segmented form, for runs of equal keys, called by one thread of the team: tile id counts
+  // `sum` run heads and ends in an open run whose partial value is `own` (the reduction after its
+  // last head, or of the whole tile if it has none). Returns the heads before the tile and sets
+  // `carry` to the open run's value at the tile's start (unset for tile 0). The walk reads Window
+  // words at once back to the nearest inclusive word, summing the heads, and notes the nearest
+  // tile with a head of its own; the carried values are then folded from that tile (its aggregate
+  // value) or, if the inclusive tile is nearer, from the inclusive value, left to right, Window
+  // loads in flight. Whichever inclusive value the walk stops at is that same left fold, so a
+  // reduction in floating point gives the same bits on every run.
+  template <int Window, class Carries, class V, class Op>
+  KOKKOS_INLINE_FUNCTION std::int64_t carry_prefix(std::int64_t id, std::int64_t sum, const V& own,
+                                                   const Carries& carries, const Op& op,
+                                                   V& carry) const {
+    carries.store(id, id == 0 ? Carries::inclusive : Carries::aggregate, own);
     Kokkos::memory_fence();
-    V c{};
-    if (leader) c = carries.load(from, from_inclusive ? Carries::inclusive : Carries::aggregate);
-    for (std::int64_t first = from + 1; first < id; first += Team) {
-      const int width = int(id - first < Team ? id - first : Team);
-      member.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, width),
-                           [&](int w) { values(w) = carries.load(first + w, Carries::aggregate); });
-      member.team_barrier();
-      if (leader) {
-        for (int w = 0; w < width; ++w) c = op(c, values(w));
+    LookbackWord::publish(words(id), (id == 0 ? LookbackWord::inclusive : LookbackWord::aggregate) |
+                                         std::uint64_t(sum));
+    if (id == 0) return 0;
+    std::int64_t count = 0, from = -1, t = id - 1;
+    bool from_inclusive = false, done = false;
+    while (!done) {
+      std::uint64_t word[Window];
+      for (int i = 0; i < Window; ++i) word[i] = t - i >= 0 ? LookbackWord::read(words(t - i)) : 0;
+      int i = 0;
+      for (; i < Window && word[i] != 0; ++i) {
+        const auto c = std::int64_t(word[i] & LookbackWord::value_mask);
+        count += c;
+        if (word[i] & LookbackWord::inclusive) {
+          if (from < 0) from = t - i, from_inclusive = true;
+          done = true;
+          break;
+        }
+        if (from < 0 && c > 0) from = t - i;
+      }
+      t -= i;  // on from the first word not published yet, or the next window
+    }
+    Kokkos::memory_fence();
+    V c = carries.load(from, from_inclusive ? Carries::inclusive : Carries::aggregate);
+    for (std::int64_t first = from + 1; first < id; first += Window) {
+      V a[Window];
+      for (int i = 0; i < Window; ++i) {
+        if (first + i < id) a[i] = carries.load(first + i, Carries::aggregate);
+      }
+      for (int i = 0; i < Window; ++i) {
+        if (first + i < id) c = op(c, a[i]);
       }
     }
-    member.team_barrier();
-    if (leader) {
-      values(0) = c;
-      carries.store(id, Carries::inclusive, sum > 0 ? own : op(c, own));
-      Kokkos::memory_fence();
-      LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(count + sum));
-    }
-    member.team_barrier();
+    carry = c;
+    carries.store(id, Carries::inclusive, sum > 0 ? own : op(c, own));
+    Kokkos::memory_fence();
+    LookbackWord::publish(words(id), LookbackWord::inclusive | std::uint64_t(count + sum));
     return count;
   }
 

@@ -9,8 +9,7 @@
 //   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
 //                  team_size * vt elements staged in scratch with coalesced loads, each thread
 //                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
-//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix,
-//                  walked by the team),
+//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix),
 //                  the runs' keys and values staged back in scratch for coalesced stores
 
 #include <impl/core/Ordo_Traits.hpp>
@@ -78,29 +77,27 @@ struct EmitKeyValue {
   }
 };
 
-// A partial reduction of a segment of elements: how many run heads it holds and the value of its
-// open run (after its last head, or the whole segment without one); `empty` holds no element.
+// A partial reduction of a thread's elements: how many run heads they hold and the value of their
+// open run (after the last head, or of all of them without one).
 template <class V>
 struct RunPartial {
-  std::int64_t heads;
+  int heads;
   V value;
-  bool empty;
 };
 
-// The partials of two adjacent segments, a then b, as one.
+// The partials of two adjacent stretches, a then b, as one.
 template <class V, class Op>
 KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& a,
                                              const RunPartial<V>& b) {
-  if (b.empty) return a;
-  if (a.empty) return b;
-  return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value), false};
+  return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)};
 }
 
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
 // run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
 // dropped at r >= their extents; total(0): the number of runs, written by the last tile.
-template <int Team, int VT, class ExecSpace, class KeyView, class Source, class V, class Op,
-          class Comp, class KeyOut, class ValueOut, class TotalView, class Words, class Carries>
+template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
+          class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
+          class Carries>
 struct RunTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
@@ -124,22 +121,24 @@ struct RunTiles {
   static std::size_t scratch_bytes() {
     constexpr std::size_t tile = std::size_t(Team) * VT;
     return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile + 1) +
-           Tile<std::int64_t>::shmem_size(Team) + Tile<V>::shmem_size(Team) +
-           Tile<int>::shmem_size(Team);
+           Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1) +
+           Tile<std::int64_t>::shmem_size(1);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int nt = Team, r = member.team_rank();
-    const int tile = nt * VT;
+    const int r = member.team_rank();
+    constexpr int tile = Team * VT;
     const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
     const Tile<V> value_tile(member.team_scratch(0), tile + 1);
-    const Tile<std::int64_t> scan_heads(member.team_scratch(0), nt);
-    const Tile<V> scan_values(member.team_scratch(0), nt);
-    const Tile<int> scan_empty(member.team_scratch(0), nt);
+    const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
+    const Tile<V> scan_values(member.team_scratch(0), Team + 1);
+    const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
 
     const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
     const std::int64_t base = id * tile;
     const int count = int(n - base < tile ? n - base : tile);
+    const int first_of_input = base == 0 ? 0 : -1;  // element 0 (a head) if in this tile
+    const int last_of_input = id == tiles - 1 ? count - 1 : -1;  // element n - 1 if in this tile
 
     // Coalesced loads of the keys into key_tile(1, count + 1) (key_tile(0): the key before the
     // tile) and the values into value_tile.
@@ -151,12 +150,12 @@ struct RunTiles {
     if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
     member.team_barrier();
 
-    // This thread's vt consecutive elements, in registers: heads and values.
+    // This thread's vt consecutive elements, in registers: heads and values, and their partial.
     const int first = r * VT;
     Key k[VT];
     V v[VT];
     bool head[VT];
-    RunPartial<V> mine{0, V(), true};
+    RunPartial<V> mine{0, V()};
     ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
@@ -164,80 +163,80 @@ struct RunTiles {
       if (i < count) {
         k[j] = key_tile(i + 1);
         v[j] = value_tile(i);
-        head[j] = base + i == 0 || !equivalent(comp, key_tile(i), k[j]);
-        mine = combine(op, mine, RunPartial<V>{head[j] ? 1 : 0, v[j], false});
+        head[j] = i == first_of_input || !equivalent(comp, key_tile(i), k[j]);
+        mine.heads += head[j] ? 1 : 0;
+        mine.value = head[j] || j == 0 ? v[j] : op(mine.value, v[j]);
       }
     }
 
     // Inclusive segmented scan of the threads' partials (Hillis and Steele: a fixed order, so
-    // floating-point reductions give the same bits on every run).
+    // floating-point reductions give the same bits on every run). Threads past the tile's count
+    // (the last tile's) hold no element: their partials are never read.
     scan_heads(r) = mine.heads;
     scan_values(r) = mine.value;
-    scan_empty(r) = mine.empty;
-    for (int d = 1; d < nt; d *= 2) {
+    for (int d = 1; d < Team; d *= 2) {
       member.team_barrier();
-      RunPartial<V> sum = mine;
-      if (r >= d) {
-        sum = combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d), bool(scan_empty(r - d))},
-                      mine);
-      }
+      const RunPartial<V> sum =
+          r >= d ? combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
       member.team_barrier();
       mine = sum;
       scan_heads(r) = mine.heads;
       scan_values(r) = mine.value;
-      scan_empty(r) = mine.empty;
     }
     member.team_barrier();
-    const RunPartial<V> before =
-        r == 0 ? RunPartial<V>{0, V(), true}
-               : RunPartial<V>{scan_heads(r - 1), scan_values(r - 1), bool(scan_empty(r - 1))};
-    const std::int64_t tile_heads = scan_heads(nt - 1);
-    const V own = scan_values(nt - 1);
-    member.team_barrier();  // the scan's scratch becomes the look-back's window
+    const int before_heads = r == 0 ? 0 : scan_heads(r - 1);
+    const V before_value = r == 0 ? V() : scan_values(r - 1);
+    const int last_thread = (count - 1) / VT;
+    const int tile_heads = scan_heads(last_thread);
+    member.team_barrier();
 
-    // The tile's prefix: the heads before it and the open run's value at its start (in
-    // scan_values(0)).
-    const Tile<std::uint64_t> window(reinterpret_cast<std::uint64_t*>(scan_heads.data()), nt);
-    const std::int64_t prefix = tile_lookback(words).template carry_prefix<Team>(
-        member, window, scan_values, id, tile_heads, own, carries, op);
-    const V carry = scan_values(0);
-    const bool last = id == tiles - 1;
+    // The tile's prefix: the heads before it and the open run's value at its start.
+    if (r == 0) {
+      V carry{};
+      prefix_slot(0) = tile_lookback(words).template carry_prefix<Window>(
+          id, tile_heads, scan_values(last_thread), carries, op, carry);
+      scan_values(Team) = carry;
+    }
+    member.team_barrier();
+    const std::int64_t prefix = prefix_slot(0);
+    const V carry = scan_values(Team);
 
     // The open run's value at this thread's first element (unset at element 0).
-    V running = before.empty ? carry
-                : before.heads > 0 ? before.value
-                : id > 0           ? op(carry, before.value)
-                                   : before.value;
+    V running = r == 0                        ? carry
+                : before_heads == 0 && id > 0 ? op(carry, before_value)
+                                              : before_value;
     // Stage the tile's runs: head q (of the tile's heads) puts its key at key_tile(q) and the value
     // of the run it closes (the one before it) at value_tile(q); the last element of the input
     // closes the last run, value_tile(tile_heads).
-    member.team_barrier();  // the tile's loads are in registers
-    int q = int(before.heads);
+    int q = before_heads;
     ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
       if (i < count) {
         if (head[j]) {
-          if (base + i > 0) value_tile(q) = running;
+          if (i != first_of_input) value_tile(q) = running;
           key_tile(q) = k[j];
           ++q;
           running = v[j];
         } else {
           running = op(running, v[j]);
         }
-        if (base + i == n - 1) value_tile(q) = running;
+        if (i == last_of_input) value_tile(q) = running;
       }
     }
+    const bool last = last_of_input >= 0;
     if (last && r == 0) total(0) = typename TotalView::non_const_value_type(prefix + tile_heads);
     member.team_barrier();
 
     // Coalesced stores: keys of runs prefix + [0, tile_heads), values of runs closed here,
     // prefix - 1 + [lo, hi).
     const std::int64_t key_room = std::int64_t(keys_out.extent(0)) - prefix;
-    for (int j = r; j < tile_heads && j < key_room; j += nt) keys_out(prefix + j) = key_tile(j);
-    const int lo = id == 0 ? 1 : 0, hi = int(tile_heads) + (last ? 1 : 0);
+    for (int j = r; j < tile_heads && j < key_room; j += Team) keys_out(prefix + j) = key_tile(j);
+    const int lo = id == 0 ? 1 : 0, hi = tile_heads + (last ? 1 : 0);
     const std::int64_t value_room = std::int64_t(values_out.extent(0)) - (prefix - 1);
-    for (int j = lo + r; j < hi && j < value_room; j += nt) values_out(prefix - 1 + j) = value_tile(j);
+    for (int j = lo + r; j < hi && j < value_room; j += Team) {
+      values_out(prefix - 1 + j) = value_tile(j);
+    }
   }
 };
 
