@@ -6,7 +6,8 @@
 //
 // unique, run_length_encode, reduce_by_key  n sorted u32 keys in runs of random lengths, mean L
 //                   (--dist runs:L, default runs:4; runs:1 is all distinct); reduce_by_key sums
-//                   u32 and f64 values (two rows)
+//                   u32 and f64 values (two rows); `ordo portable` is Ordo's own kernel where the
+//                   dispatch takes the vendor seam
 // particle_binning  n particles in 2^16 cells (random cell ids), a [3] position and a [3]
 //                   velocity View of doubles and four double arrays: Ordo (sort_permutation,
 //                   apply_permutation of all seven Views with the cell ids, bin_offsets) against
@@ -82,14 +83,15 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
   }
   const std::int64_t m = ek.size();
   auto keys = to_device(h, "keys");
-  Kokkos::View<std::uint32_t*, MemorySpace> keys_out("keys_out", m), counts_out("counts_out", m);
+  // Outputs as long as the input, as a caller who does not know the number of runs allocates them.
+  Kokkos::View<std::uint32_t*, MemorySpace> keys_out("keys_out", n), counts_out("counts_out", n);
   Kokkos::View<std::int64_t*, MemorySpace> count("count", 1);
   using Val = std::conditional_t<std::is_void_v<V>, std::uint32_t, V>;
   std::vector<Val> hv(n);
   std::uint64_t state = 5;
   for (auto& x : hv) x = Val(splitmix64(state) % 1000) / Val(std::is_same_v<V, double> ? 7 : 1);
   auto values = to_device(hv, "values");
-  Kokkos::View<Val*, MemorySpace> values_out("values_out", m);
+  Kokkos::View<Val*, MemorySpace> values_out("values_out", n);
 
   const bool rbk = primitive == "reduce_by_key", rle = primitive == "run_length_encode";
   const double bytes = rbk   ? double(n + m) * (4 + sizeof(Val))
@@ -159,6 +161,31 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
     }
   }
   row("ordo count returned", time_device(space, o.warmup, o.reps, [&] { call_ordo(true); }));
+  // Ordo's own kernels where the dispatch takes the vendor seam (CUDA, integer keys and values).
+  row("ordo portable", time_device(space, o.warmup, o.reps, [&] {
+        if (rbk) {
+          Ordo::Impl::reduce_runs<Val>("reduce_by_key", space, keys,
+                                       Ordo::Impl::ValueOf<decltype(values)>{values},
+                                       Ordo::Impl::ReduceOp<Ordo::plus<>, Val>{}, Ordo::less<>{},
+                                       keys_out, values_out, count);
+        } else if (rle) {
+          Ordo::Impl::reduce_runs<std::uint32_t>(
+              "run_length_encode", space, keys, Ordo::Impl::One<std::uint32_t>{},
+              Ordo::Impl::ReduceOp<Ordo::plus<>, std::uint32_t>{}, Ordo::less<>{}, keys_out,
+              counts_out, count);
+        } else {
+          Ordo::Impl::compact_dispatch(
+              space, n, Ordo::Impl::SelectRunHead<decltype(keys), Ordo::less<>>{keys, {}},
+              Ordo::Impl::EmitElement<decltype(keys), decltype(keys_out)>{keys, keys_out}, count);
+        }
+      }));
+  if (o.check && rbk) {
+    auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_out);
+    for (std::int64_t r = 0; r < m; ++r) {
+      check(std::abs(double(got(r)) - double(esum[r])) <= 1e-9 * (1 + std::abs(double(esum[r]))),
+            "reduce_by_key values (portable)");
+    }
+  }
   if (wanted(o, "copy")) row("copy", time_copy(o, bytes));
   if ((on_host && o.baselines.empty()) || (!o.baselines.empty() && wanted(o, "std::"))) {
     std::vector<std::uint32_t> kout(m), lout(m);

@@ -49,6 +49,48 @@ struct greater<void> {
   }
 };
 
+/// Reductions for reduce_by_key (any associative binary function object, or a Kokkos reducer such
+/// as Kokkos::Sum<T>, works as well).
+template <class T = void>
+struct plus {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <>
+struct plus<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+template <class T = void>
+struct minimum {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+template <>
+struct minimum<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+
+template <class T = void>
+struct maximum {
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
+};
+template <>
+struct maximum<void> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
+};
+
 }  // namespace Ordo
 
 #endif

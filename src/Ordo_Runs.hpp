@@ -28,48 +28,6 @@
 
 namespace Ordo {
 
-/// Reductions for reduce_by_key (any associative binary function object, or a Kokkos reducer such
-/// as Kokkos::Sum<T>, works as well).
-template <class T = void>
-struct plus {
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a + b; }
-};
-template <>
-struct plus<void> {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
-    return a + b;
-  }
-};
-
-template <class T = void>
-struct minimum {
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
-    return b < a ? b : a;
-  }
-};
-template <>
-struct minimum<void> {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
-    return b < a ? b : a;
-  }
-};
-
-template <class T = void>
-struct maximum {
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
-    return a < b ? b : a;
-  }
-};
-template <>
-struct maximum<void> {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
-    return a < b ? b : a;
-  }
-};
-
 namespace Impl {
 
 template <class ExecSpace, class CountView, class... Named>
@@ -77,13 +35,6 @@ void check_runs_count(const char* fn, const CountView& count, std::size_t n,
                       const Named&... named) {
   check_index_output<ExecSpace>(fn, "count", count, 1, n);
   check_no_alias(fn, "count", count, named...);
-}
-
-// unique and unique_by_key: the compaction of the runs' first elements.
-template <class ExecSpace, class KeyView, class Comp, class Emit, class TotalView>
-void unique_dispatch(const ExecSpace& space, const KeyView& keys, const Comp& comp,
-                     const Emit& emit, const TotalView& total) {
-  compact_dispatch(space, keys.extent(0), SelectRunHead<KeyView, Comp>{keys, comp}, emit, total);
 }
 
 template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
@@ -123,7 +74,7 @@ void unique(const ExecSpace& space, const InView& in, const OutView& out, const 
   const Impl::Region region(fn);
   Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "out", out);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
-  Impl::unique_dispatch(space, in, comp, Impl::EmitElement<InView, OutView>{in, out}, count);
+  Impl::unique_dispatch(fn, space, in, out, comp, count);
 }
 
 /// unique returning the number of runs. Synchronization: fences `space`.
@@ -136,7 +87,7 @@ std::int64_t unique(const ExecSpace& space, const InView& in, const OutView& out
   const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::unique_dispatch(space, in, comp, Impl::EmitElement<InView, OutView>{in, out}, count);
+  Impl::unique_dispatch(fn, space, in, out, comp, count);
   return Impl::size_checked(fn, space, count, out.extent(0), "out");
 }
 
@@ -162,8 +113,8 @@ void unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
                                     "keys_out", keys_out, "values_out", values_out);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
-  Impl::unique_dispatch(
-      space, keys, comp,
+  Impl::compact_dispatch(
+      space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
       Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
       count);
 }
@@ -180,8 +131,8 @@ std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const Va
   const Impl::Region region(fn);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::unique_dispatch(
-      space, keys, comp,
+  Impl::compact_dispatch(
+      space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
       Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
       count);
   return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),
@@ -213,15 +164,14 @@ void reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
                    const CountView& count, const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::reduce_by_key";
   const Impl::Region region(fn);
-  using V = typename ValueView::non_const_value_type;
-  static_assert(std::is_assignable_v<typename ValueOut::reference_type, V>,
+  static_assert(std::is_assignable_v<typename ValueOut::reference_type,
+                                     typename ValueView::non_const_value_type>,
                 "Ordo::reduce_by_key: values_out's elements must be assignable from values'");
   Impl::check_runs_count<ExecSpace>(fn, count, keys.extent(0), "keys", keys, "values", values,
                                     "keys_out", keys_out, "values_out", values_out);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
-  Impl::reduce_runs<V>("reduce_by_key", space, keys, Impl::ValueOf<ValueView>{values},
-                       Impl::ReduceOp<Op, V>{op}, comp, keys_out, values_out, count);
+  Impl::reduce_by_key_dispatch(fn, space, keys, values, keys_out, values_out, op, comp, count);
 }
 
 /// reduce_by_key returning the number of runs. Synchronization: fences `space`.
@@ -234,13 +184,12 @@ std::int64_t reduce_by_key(const ExecSpace& space, const KeyView& keys, const Va
                            const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::reduce_by_key";
   const Impl::Region region(fn);
-  using V = typename ValueView::non_const_value_type;
-  static_assert(std::is_assignable_v<typename ValueOut::reference_type, V>,
+  static_assert(std::is_assignable_v<typename ValueOut::reference_type,
+                                     typename ValueView::non_const_value_type>,
                 "Ordo::reduce_by_key: values_out's elements must be assignable from values'");
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::reduce_runs<V>("reduce_by_key", space, keys, Impl::ValueOf<ValueView>{values},
-                       Impl::ReduceOp<Op, V>{op}, comp, keys_out, values_out, count);
+  Impl::reduce_by_key_dispatch(fn, space, keys, values, keys_out, values_out, op, comp, count);
   return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),
                             "keys_out or values_out");
 }
@@ -266,12 +215,10 @@ void run_length_encode(const ExecSpace& space, const InView& in, const UniqueOut
                        const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::run_length_encode";
   const Impl::Region region(fn);
-  using C = typename CountsOut::non_const_value_type;
   Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "unique_out", unique_out,
                                     "counts_out", counts_out);
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out, "count", count);
-  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp, unique_out,
-                       counts_out, count);
+  Impl::run_length_encode_dispatch(fn, space, in, unique_out, counts_out, comp, count);
 }
 
 /// run_length_encode returning the number of runs. Synchronization: fences `space`.
@@ -283,11 +230,9 @@ std::int64_t run_length_encode(const ExecSpace& space, const InView& in,
                                const Comp& comp = Comp{}) {
   constexpr const char* fn = "Ordo::run_length_encode";
   const Impl::Region region(fn);
-  using C = typename CountsOut::non_const_value_type;
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out);
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
-  Impl::reduce_runs<C>("run_length_encode", space, in, Impl::One<C>{}, plus<C>{}, comp, unique_out,
-                       counts_out, count);
+  Impl::run_length_encode_dispatch(fn, space, in, unique_out, counts_out, comp, count);
   return Impl::size_checked(fn, space, count, std::min(unique_out.extent(0), counts_out.extent(0)),
                             "unique_out or counts_out");
 }

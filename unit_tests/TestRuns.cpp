@@ -297,6 +297,45 @@ TEST(Runs, AsynchronousFormsWriteTheCount) {
   EXPECT_EQ(std::int64_t(r.size()), Ordo::unique_by_key(dk, dv, ko, vo));
 }
 
+// Outputs as long as the input: on CUDA builds with CUB, integer keys and values take the vendor
+// seam from its sizes on (the same results bit for bit); elsewhere Ordo's kernels.
+TEST(Runs, OutputsAsLongAsTheInput) {
+  std::vector<std::size_t> sizes{1, 2047, 2048, 70001};
+  if (!on_host) sizes.push_back((std::size_t(1) << 23) + 5);
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto keys = runs_of<std::uint32_t>(n, 6, n + 1);
+    const auto r = runs(keys, Ordo::less<>{});
+    std::vector<std::uint32_t> values(n), ek, sums, mins, lengths;
+    std::mt19937 rng(n);
+    for (auto& x : values) x = rng() % 1000;
+    for (auto [first, len] : r) {
+      ek.push_back(keys[first]);
+      lengths.push_back(std::uint32_t(len));
+      sums.push_back(std::accumulate(values.begin() + first, values.begin() + first + len, 0u));
+      mins.push_back(*std::min_element(values.begin() + first, values.begin() + first + len));
+    }
+    const std::size_t m = r.size();
+    auto dk = to_device(keys);
+    auto dv = to_device(values);
+    auto ko = poisoned<std::uint32_t>(n), vo = poisoned<std::uint32_t>(n);
+    const ExecSpace space;
+    EXPECT_EQ(std::int64_t(m), Ordo::unique(space, dk, ko));
+    EXPECT_EQ(ek, head_checked(ko, m));
+    Kokkos::deep_copy(ko, poison_value<std::uint32_t>());
+    EXPECT_EQ(std::int64_t(m), Ordo::run_length_encode(space, dk, ko, vo));
+    EXPECT_EQ(ek, head_checked(ko, m));
+    EXPECT_EQ(lengths, head_checked(vo, m));
+    Kokkos::deep_copy(vo, poison_value<std::uint32_t>());
+    EXPECT_EQ(std::int64_t(m), Ordo::reduce_by_key(space, dk, dv, ko, vo, Ordo::plus<>{}));
+    EXPECT_EQ(sums, head_checked(vo, m));
+    auto count = poisoned<std::int32_t>(1);
+    Ordo::reduce_by_key(space, dk, dv, ko, vo, Ordo::minimum<>{}, count);
+    EXPECT_EQ(std::int32_t(m), to_host(count)[0]);
+    EXPECT_EQ(mins, head_checked(vo, m));
+  }
+}
+
 TEST(Runs, BadInput) {
   const auto keys = runs_of<std::uint32_t>(9000, 3, 2);
   const auto r = runs(keys, Ordo::less<>{});

@@ -20,7 +20,8 @@
 // The seam flags, the one switch for every call of portable code into src/impl/cuda/ (the tile
 // agents name the seam's functions under them):
 //   ORDO_CUDA_SEAM    the warp-shuffle specializations: CUDA, Ordo_ENABLE_CUDA_SPECIALIZATIONS
-//   ORDO_CUDA_VENDOR  the vendor sort (cub::DeviceRadixSort): CUDA, Ordo_ENABLE_CUB
+//   ORDO_CUDA_VENDOR  the vendor calls (CUB: the sort's radix sort, the runs): CUDA,
+//                     Ordo_ENABLE_CUB
 #if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
 #define ORDO_CUDA_SEAM 1
 #endif
@@ -86,6 +87,14 @@ inline constexpr bool is_cuda_space_v =
 // Ordo_ENABLE_CUDA_SPECIALIZATIONS).
 inline constexpr bool cuda_specializations_built =
 #if defined(ORDO_CUDA_SEAM)
+    true;
+#else
+    false;
+#endif
+
+// Whether the CUDA vendor seam (CUB) is built (CUDA backend and Ordo_ENABLE_CUB).
+inline constexpr bool cuda_vendor_built =
+#if defined(ORDO_CUDA_VENDOR)
     true;
 #else
     false;

@@ -81,6 +81,10 @@ struct RunsTuning {
   static constexpr int team_size = 1;
   static constexpr int lookback_window = 1;  // look-back words (and carried values) read at once
   static constexpr int min_teams = 0;        // Kokkos::LaunchBounds<team_size, min_teams> (0: none)
+  // The vendor seam (where built; Ordo_RunsImpl.hpp says which runs it can take) from these sizes:
+  // run_length_encode and reduce_by_key, and unique.
+  static constexpr std::int64_t vendor_from = std::numeric_limits<std::int64_t>::max();
+  static constexpr std::int64_t unique_vendor_from = std::numeric_limits<std::int64_t>::max();
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
     const std::size_t record = key_bytes + value_bytes;
     return record > 24 * 1024 ? 1 : int(24 * 1024 / record);

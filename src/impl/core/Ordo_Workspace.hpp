@@ -13,8 +13,9 @@
 // Ordo::release_workspaces().
 //
 // A buffer is named by a slot: a value of an enum of its owner's. The core's calls name theirs in
-// WorkspaceSlot; a subpackage declares an enum of its own (packages/mpi: MPISlot). Slots of
-// different enums never share a buffer.
+// WorkspaceSlot; a subpackage declares an enum of its own (packages/mpi: MPISlot), and so does a
+// call that needs a slot per argument (apply_permutation: PermutationSlot). Slots of different
+// enums never share a buffer.
 
 #include <impl/core/Ordo_Checks.hpp>
 
@@ -92,8 +93,7 @@ enum class WorkspaceSlot : int {
   vendor_bits = 28,  // the vendor sort's varying bits (Ordo_SortVendorImpl.hpp)
   vendor_temp = 29,  // CUB's temporary storage
   runs_words = 30,   // reduce_by_key's look-back words and carries (Ordo_RunsImpl.hpp)
-  runs_carries = 31,
-  permutation_records = 32  // apply_permutation's saved records (Ordo_PermutationImpl.hpp)
+  runs_carries = 31
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

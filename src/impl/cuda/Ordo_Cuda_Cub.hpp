@@ -3,12 +3,15 @@
 #define ORDO_IMPL_CUDA_CUB_HPP
 
 // Seam level: device.
-// CUDA vendor seam of the sort (Ordo_SortVendorImpl.hpp): cub::DeviceRadixSort from the CUDA
-// toolkit, where CMake's Ordo_ENABLE_CUB is on (the default in CUDA builds). The only file that
-// includes CUB. Keys are CUB's arithmetic types in CUB's order (the device level hands it only keys
-// for which that is Ordo's order), values any trivially copyable type (void: keys only). Every call
-// runs on the space's stream and returns at once; with temp null it only sets bytes to the
-// temporary storage the sort needs (host arithmetic, nothing runs).
+// CUDA vendor seam, where CMake's Ordo_ENABLE_CUB is on (the default in CUDA builds), the only file
+// that includes CUB (from the CUDA toolkit): the sort's cub::DeviceRadixSort
+// (Ordo_SortVendorImpl.hpp), and the runs' cub::DeviceSelect::Unique,
+// cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp). Sort
+// keys are CUB's arithmetic types in CUB's order (the device level hands it only keys for which
+// that is Ordo's order), values any trivially copyable type (void: keys only); the runs get integer
+// keys (CUB's == is Ordo's equality for them). Every call runs on the space's stream and returns
+// at once; with temp null it only sets bytes to the temporary storage it needs (host arithmetic,
+// nothing runs).
 
 #include <Ordo_Config.hpp>
 #include <impl/core/Ordo_Traits.hpp>
@@ -18,6 +21,9 @@
 #if defined(ORDO_CUDA_VENDOR)
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_select.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,10 +33,10 @@
 
 namespace Ordo::Impl::CudaSeam {
 
-inline void cub_check(cudaError_t status, const char* fn) {
+inline void cub_check(cudaError_t status, const char* fn, const char* what = "DeviceRadixSort") {
   if (status != cudaSuccess) {
-    throw std::runtime_error(std::string(fn) +
-                             ": cub::DeviceRadixSort failed: " + cudaGetErrorString(status));
+    throw std::runtime_error(std::string(fn) + ": cub::" + what +
+                             " failed: " + cudaGetErrorString(status));
   }
 }
 
@@ -85,6 +91,34 @@ void cub_radix_sort_into(const char* fn, void* temp, std::size_t& bytes, const K
                                               n, begin_bit, end_bit, stream);
   }
   cub_check(status, fn);
+}
+
+// The first key of each run of keys[0, n) to unique_out, their number to *runs.
+template <class K, class N>
+void cub_unique(const char* fn, void* temp, std::size_t& bytes, const K* keys, K* unique_out,
+                N* runs, std::int64_t n, const Kokkos::Cuda& space) {
+  cub_check(cub::DeviceSelect::Unique(temp, bytes, keys, unique_out, runs, n, space.cuda_stream()),
+            fn, "DeviceSelect::Unique");
+}
+
+// Each run's first key and length (n < 2^31).
+template <class K, class C, class N>
+void cub_run_length_encode(const char* fn, void* temp, std::size_t& bytes, const K* keys,
+                           K* unique_out, C* counts_out, N* runs, std::int64_t n,
+                           const Kokkos::Cuda& space) {
+  cub_check(cub::DeviceRunLengthEncode::Encode(temp, bytes, keys, unique_out, counts_out, runs,
+                                               int(n), space.cuda_stream()),
+            fn, "DeviceRunLengthEncode::Encode");
+}
+
+// Each run's first key and op over its values.
+template <class K, class V, class Op, class N>
+void cub_reduce_by_key(const char* fn, void* temp, std::size_t& bytes, const K* keys, K* keys_out,
+                       const V* values, V* values_out, N* runs, const Op& op, std::int64_t n,
+                       const Kokkos::Cuda& space) {
+  cub_check(cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, values_out, runs,
+                                           op, n, space.cuda_stream()),
+            fn, "DeviceReduce::ReduceByKey");
 }
 
 }  // namespace Ordo::Impl::CudaSeam

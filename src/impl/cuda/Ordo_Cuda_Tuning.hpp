@@ -194,8 +194,11 @@ template <>
 struct RunsTuning<Kokkos::Cuda> {
   static constexpr int team_size = 256;
   static constexpr int lookback_window = 16;
-  // Three teams an SM: registers (a thread's 11 keys and values) against resident tiles.
-  static constexpr int min_teams = 3;
+  static constexpr int min_teams = 0;  // bounds for 3 teams an SM spilled (80 registers)
+  // CUB's reduce-by-key (ReduceByKey, Encode) from 2^11 elements, its unique from 2^23, where it
+  // takes the call (perf_tests/README.md, the runs): measured faster from there on the H100.
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 11;
+  static constexpr std::int64_t unique_vendor_from = std::int64_t(1) << 23;
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
     const int room = int(46 * 1024 / team_size) - 4 - int(value_bytes);
     const int fit = room / int(key_bytes + value_bytes);

@@ -8,12 +8,21 @@
 //                           on host backends)
 //   reduce_by_key,          Ordo::<algo>::tiles  one pass, a team a tile (team/Ordo_TileRuns.hpp),
 //   run_length_encode       the tiles chained by the look-back's words and carried values
+//   on CUDA, the vendor seam (cuda/Ordo_Cuda_Cub.hpp) where it is exact and measured faster:
+//   integer keys under Ordo::less or greater (CUB's == is their equality), integer values under
+//   Ordo::plus, minimum or maximum (exact in any order, so the same bits), contiguous Views,
+//   outputs as long as the input (CUB writes every run), from RunsTuning's vendor sizes on
 //   bin_offsets             Ordo::bin_offsets::fill  each element writes the offsets of the bins
 //                           between its key and the one before it; a reduction of the errors
 
+#include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_SortKeys.hpp>
+#include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Cub.hpp>
+#include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileRuns.hpp>
@@ -21,6 +30,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -91,6 +101,118 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       "Ordo::" + algo + "::tiles", space,
       TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
       Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles});
+}
+
+// ---- the entry points, with the CUDA vendor seam -----------------------------------------------
+
+// Whether CUB gives Ordo's result for runs of these keys, values and op.
+template <class Key, class Comp>
+inline constexpr bool vendor_keys_v = std::is_integral_v<Key> &&
+                                      (is_less_v<Comp> || is_greater_v<Comp> ||
+                                       std::is_same_v<Comp, less<Key>> ||
+                                       std::is_same_v<Comp, greater<Key>>);
+template <class V, class Op>
+inline constexpr bool vendor_op_v = std::is_integral_v<V> &&
+                                    (std::is_same_v<Op, plus<>> || std::is_same_v<Op, plus<V>> ||
+                                     std::is_same_v<Op, minimum<>> ||
+                                     std::is_same_v<Op, minimum<V>> ||
+                                     std::is_same_v<Op, maximum<>> ||
+                                     std::is_same_v<Op, maximum<V>>);
+
+// The vendor seam takes n elements from `from` on, where every output holds n.
+template <class ExecSpace, class... Outs>
+bool vendor_takes(std::int64_t n, std::int64_t from, const Outs&... outs) {
+  return is_cuda_space_v<ExecSpace> && n >= from && n <= std::numeric_limits<int>::max() &&
+         ((std::int64_t(outs.extent(0)) >= n) && ...);
+}
+
+// call(temp, bytes), CUB's way: once with temp null to size its temporary storage, then with
+// that storage from the workspace.
+template <class ExecSpace, class Call>
+void with_vendor_temp(const ExecSpace& space, const Call& call) {
+  std::size_t bytes = 0;
+  call(nullptr, bytes);
+  call(workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp).data(), bytes);
+}
+
+// unique: the first element of each run of in to out, their number to total(0).
+template <class ExecSpace, class InView, class OutView, class Comp, class TotalView>
+void unique_dispatch(const char* fn, const ExecSpace& space, const InView& in, const OutView& out,
+                     const Comp& comp, const TotalView& total) {
+  using Key = typename InView::non_const_value_type;
+  if constexpr (vendor_keys_v<Key, Comp> && cuda_vendor_built && is_contiguous_1d_v<InView> &&
+                is_contiguous_1d_v<OutView> &&
+                std::is_same_v<Key, typename OutView::non_const_value_type>) {
+    if (vendor_takes<ExecSpace>(in.extent(0), RunsTuning<ExecSpace>::unique_vendor_from, out)) {
+#if defined(ORDO_CUDA_VENDOR)
+      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
+        CudaSeam::cub_unique(fn, temp, bytes, in.data(), out.data(), total.data(), in.extent(0),
+                             space);
+      });
+#endif
+      return;
+    }
+  }
+  (void)fn;
+  compact_dispatch(space, in.extent(0), SelectRunHead<InView, Comp>{in, comp},
+                   EmitElement<InView, OutView>{in, out}, total);
+}
+
+// run_length_encode: each run's first element and length, their number to total(0).
+template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class Comp,
+          class TotalView>
+void run_length_encode_dispatch(const char* fn, const ExecSpace& space, const InView& in,
+                                const UniqueOut& unique_out, const CountsOut& counts_out,
+                                const Comp& comp, const TotalView& total) {
+  using Key = typename InView::non_const_value_type;
+  using C = typename CountsOut::non_const_value_type;
+  if constexpr (vendor_keys_v<Key, Comp> && cuda_vendor_built && is_contiguous_1d_v<InView> &&
+                is_contiguous_1d_v<UniqueOut> && is_contiguous_1d_v<CountsOut> &&
+                std::is_same_v<Key, typename UniqueOut::non_const_value_type>) {
+    if (vendor_takes<ExecSpace>(in.extent(0), RunsTuning<ExecSpace>::vendor_from, unique_out,
+                                counts_out)) {
+#if defined(ORDO_CUDA_VENDOR)
+      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
+        CudaSeam::cub_run_length_encode(fn, temp, bytes, in.data(), unique_out.data(),
+                                        counts_out.data(), total.data(), in.extent(0), space);
+      });
+#endif
+      return;
+    }
+  }
+  (void)fn;
+  reduce_runs<C>("run_length_encode", space, in, One<C>{}, ReduceOp<plus<C>, C>{}, comp, unique_out,
+                 counts_out, total);
+}
+
+// reduce_by_key: each run's first key and op over its values, their number to total(0).
+template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut, class Op,
+          class Comp, class TotalView>
+void reduce_by_key_dispatch(const char* fn, const ExecSpace& space, const KeyView& keys,
+                            const ValueView& values, const KeyOut& keys_out,
+                            const ValueOut& values_out, const Op& op, const Comp& comp,
+                            const TotalView& total) {
+  using Key = typename KeyView::non_const_value_type;
+  using V = typename ValueView::non_const_value_type;
+  if constexpr (vendor_keys_v<Key, Comp> && vendor_op_v<V, Op> && cuda_vendor_built &&
+                is_contiguous_1d_v<KeyView> && is_contiguous_1d_v<ValueView> &&
+                is_contiguous_1d_v<KeyOut> && is_contiguous_1d_v<ValueOut> &&
+                std::is_same_v<Key, typename KeyOut::non_const_value_type> &&
+                std::is_same_v<V, typename ValueOut::non_const_value_type>) {
+    if (vendor_takes<ExecSpace>(keys.extent(0), RunsTuning<ExecSpace>::vendor_from, keys_out,
+                                values_out)) {
+#if defined(ORDO_CUDA_VENDOR)
+      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
+        CudaSeam::cub_reduce_by_key(fn, temp, bytes, keys.data(), keys_out.data(), values.data(),
+                                    values_out.data(), total.data(), op, keys.extent(0), space);
+      });
+#endif
+      return;
+    }
+  }
+  (void)fn;
+  reduce_runs<V>("reduce_by_key", space, keys, ValueOf<ValueView>{values}, ReduceOp<Op, V>{op},
+                 comp, keys_out, values_out, total);
 }
 
 // ---- bin_offsets -----------------------------------------------------------------------------

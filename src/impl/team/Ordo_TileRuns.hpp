@@ -213,14 +213,11 @@ struct RunTiles {
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
       if (i < count) {
-        if (head[j]) {
-          if (i != first_of_input) value_tile(q) = running;
-          key_tile(q) = k[j];
-          ++q;
-          running = v[j];
-        } else {
-          running = op(running, v[j]);
-        }
+        const bool h = head[j];
+        if (h && i != first_of_input) value_tile(q) = running;
+        if (h) key_tile(q) = k[j];
+        q += h ? 1 : 0;
+        running = h ? v[j] : op(running, v[j]);
         if (i == last_of_input) value_tile(q) = running;
       }
     }
