@@ -28,39 +28,6 @@
 
 namespace Ordo {
 
-namespace Impl {
-
-template <class ExecSpace, class CountView, class... Named>
-void check_runs_count(const char* fn, const CountView& count, std::size_t n,
-                      const Named&... named) {
-  check_index_output<ExecSpace>(fn, "count", count, 1, n);
-  check_no_alias(fn, "count", count, named...);
-}
-
-template <class ExecSpace, class KeyView, class ValueView, class KeyOut, class ValueOut,
-          class... Named>
-void check_by_key(const char* fn, const KeyView& keys, const ValueView& values,
-                  const KeyOut& keys_out, const ValueOut& values_out, const char* values_out_name,
-                  const Named&... named) {
-  static_check_views<ExecSpace, KeyView, ValueView, KeyOut, ValueOut>();
-  check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
-  check_no_alias(fn, "keys_out", keys_out, "keys", keys, "values", values, named...);
-  check_no_alias(fn, values_out_name, values_out, "keys", keys, "values", values, "keys_out",
-                 keys_out, named...);
-  check_all_reachable<ExecSpace>(fn, "keys", keys, "values", values, "keys_out", keys_out,
-                                 values_out_name, values_out, named...);
-}
-
-template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class... Named>
-void check_run_length_encode(const char* fn, const InView& in, const UniqueOut& unique_out,
-                             const CountsOut& counts_out, const Named&... named) {
-  check_index_output<ExecSpace>(fn, "counts_out", counts_out, 0, in.extent(0));
-  check_no_alias(fn, "counts_out", counts_out, "in", in, "unique_out", unique_out, named...);
-  check_compaction<ExecSpace>(fn, in, unique_out, "counts_out", counts_out, named...);
-}
-
-}  // namespace Impl
-
 // ---- unique ----------------------------------------------------------------------------------
 
 /// The first element of each run of in, in order, to out; count(0) = the number of runs.
