@@ -19,7 +19,8 @@
 namespace Ordo {
 
 /// Writes Ordo's version and commit, the Kokkos it was compiled against and its enabled backends,
-/// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, CUB's radix sort),
+/// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, CUB's radix sort and
+/// runs),
 /// whether debug checks are on, and the workspace bytes Ordo holds now in the default memory
 /// space and in pinned host memory. Call it between Kokkos::initialize and Kokkos::finalize.
 inline void print_configuration(std::ostream& out) {
@@ -49,7 +50,7 @@ inline void print_configuration(std::ostream& out) {
   // The same conditions the dispatch reads (Impl::with_warp_seam, vendor_sort_available_v,
   // debug_checks).
   out << "  CUDA warp-shuffle specializations: " << on(Impl::cuda_specializations_built) << '\n';
-  out << "  vendor sort (cub::DeviceRadixSort): "
+  out << "  vendor sort and runs (CUB): "
       << on(Impl::vendor_sort_available_v<Kokkos::DefaultExecutionSpace>) << '\n';
   out << "  debug checks: " << on(Impl::debug_checks) << '\n';
   using Device = Kokkos::DefaultExecutionSpace::memory_space;

@@ -301,7 +301,7 @@ TEST(Runs, AsynchronousFormsWriteTheCount) {
 // seam from its sizes on (the same results bit for bit); elsewhere Ordo's kernels.
 TEST(Runs, OutputsAsLongAsTheInput) {
   std::vector<std::size_t> sizes{1, 2047, 2048, 70001};
-  if (!on_host) sizes.push_back((std::size_t(1) << 23) + 5);
+  if (!on_host) sizes.push_back((std::size_t(1) << 22) + 5);
   for (std::size_t n : sizes) {
     SCOPED_TRACE("n=" + std::to_string(n));
     const auto keys = runs_of<std::uint32_t>(n, 6, n + 1);

@@ -93,15 +93,19 @@ void cub_radix_sort_into(const char* fn, void* temp, std::size_t& bytes, const K
   cub_check(status, fn);
 }
 
+// The runs' calls take n < 2^31 and pass it as an int: CUB then indexes with 32-bit offsets (with
+// a 64-bit count its reduce-by-key ran 10% slower).
+
 // The first key of each run of keys[0, n) to unique_out, their number to *runs.
 template <class K, class N>
 void cub_unique(const char* fn, void* temp, std::size_t& bytes, const K* keys, K* unique_out,
                 N* runs, std::int64_t n, const Kokkos::Cuda& space) {
-  cub_check(cub::DeviceSelect::Unique(temp, bytes, keys, unique_out, runs, n, space.cuda_stream()),
-            fn, "DeviceSelect::Unique");
+  cub_check(
+      cub::DeviceSelect::Unique(temp, bytes, keys, unique_out, runs, int(n), space.cuda_stream()),
+      fn, "DeviceSelect::Unique");
 }
 
-// Each run's first key and length (n < 2^31).
+// Each run's first key and length.
 template <class K, class C, class N>
 void cub_run_length_encode(const char* fn, void* temp, std::size_t& bytes, const K* keys,
                            K* unique_out, C* counts_out, N* runs, std::int64_t n,
@@ -117,7 +121,7 @@ void cub_reduce_by_key(const char* fn, void* temp, std::size_t& bytes, const K* 
                        const V* values, V* values_out, N* runs, const Op& op, std::int64_t n,
                        const Kokkos::Cuda& space) {
   cub_check(cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, values_out, runs,
-                                           op, n, space.cuda_stream()),
+                                           op, int(n), space.cuda_stream()),
             fn, "DeviceReduce::ReduceByKey");
 }
 

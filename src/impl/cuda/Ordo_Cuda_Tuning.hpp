@@ -195,10 +195,10 @@ struct RunsTuning<Kokkos::Cuda> {
   static constexpr int team_size = 256;
   static constexpr int lookback_window = 16;
   static constexpr int min_teams = 0;  // bounds for 3 teams an SM spilled (80 registers)
-  // CUB's reduce-by-key (ReduceByKey, Encode) from 2^11 elements, its unique from 2^23, where it
+  // CUB's reduce-by-key (ReduceByKey, Encode) from 2^11 elements, its unique from 2^22, where it
   // takes the call (perf_tests/README.md, the runs): measured faster from there on the H100.
   static constexpr std::int64_t vendor_from = std::int64_t(1) << 11;
-  static constexpr std::int64_t unique_vendor_from = std::int64_t(1) << 23;
+  static constexpr std::int64_t unique_vendor_from = std::int64_t(1) << 22;
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
     const int room = int(46 * 1024 / team_size) - 4 - int(value_bytes);
     const int fit = room / int(key_bytes + value_bytes);
