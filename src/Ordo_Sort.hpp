@@ -148,7 +148,7 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
   constexpr const char* fn = "Ordo::apply_permutation";
   const Impl::Region region(fn);
   Impl::static_check_views<ExecSpace, PermView>();
-  (Impl::static_check_rows_view<ExecSpace, Views>(), ...);
+  (Impl::static_check_view<ExecSpace, Views, 2>(), ...);
   static_assert(std::is_integral_v<typename PermView::value_type>, "Ordo: perm holds integers");
   static_assert(sizeof...(Views) > 0, "Ordo::apply_permutation: no View to permute");
   Impl::check_all_reachable<ExecSpace>(fn, "perm", perm);

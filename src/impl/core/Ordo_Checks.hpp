@@ -147,19 +147,16 @@ void check_all_reachable(const char* function, const char* name, const View& v,
   check_all_reachable<ExecSpace>(function, rest...);
 }
 
-template <class ExecSpace, class View>
+// Views of rank 1, or with MaxRank 2 also of rank 2 (apply_permutation: a row a position,
+// View<double*[3]>).
+template <class ExecSpace, class View, int MaxRank = 1>
 constexpr void static_check_view() {
   static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
-  static_assert(View::rank() == 1, "Ordo: Views must be rank 1");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "Ordo: a View's memory space is not accessible from the execution space");
-}
-
-// apply_permutation's Views: rank 1, or rank 2 (a row a position: View<double*[3]>).
-template <class ExecSpace, class View>
-constexpr void static_check_rows_view() {
-  static_assert(Kokkos::is_view_v<View>, "Ordo: arguments must be Kokkos::View");
-  static_assert(View::rank() == 1 || View::rank() == 2, "Ordo: Views must be rank 1 or 2");
+  if constexpr (MaxRank == 1) {
+    static_assert(View::rank() == 1, "Ordo: Views must be rank 1");
+  } else {
+    static_assert(View::rank() == 1 || View::rank() == 2, "Ordo: Views must be rank 1 or 2");
+  }
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
                 "Ordo: a View's memory space is not accessible from the execution space");
 }
