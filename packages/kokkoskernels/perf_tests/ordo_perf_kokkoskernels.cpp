@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ordo-perf-kokkoskernels: Ordo::KokkosKernels::sort_crs_matrix against
-// KokkosSparse::sort_crs_matrix on a CrsMatrix of int column ids and f64 values whose row lengths
-// follow --segments (ordo-perf segmented_sort's names), in one run. Every timed call starts from
-// the same unsorted rows.
+// ordo-perf-kokkoskernels: Ordo::KokkosKernels' CRS sorts against Kokkos Kernels' own, in one run,
+// called by their View forms on a CrsMatrix of int column ids and f64 values (graphs: its row map
+// and column ids) whose row lengths follow --segments (ordo-perf segmented_sort's names):
+//   sort_crs_matrix, sort_crs_graph               rows of distinct column ids
+//   sort_and_merge_matrix, sort_and_merge_graph   a share --repeats of each row's entries repeat a
+//                                                 column id of the row (an SpGEMM's unmerged
+//                                                 output); the call allocates the merged outputs
+// Every timed call starts from the same unsorted rows.
 
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfInputs.hpp"
@@ -20,6 +24,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,56 +35,176 @@ namespace {
 using namespace OrdoPerf;
 using Matrix = KokkosSparse::CrsMatrix<double, int, ExecSpace>;
 using Offset = Matrix::size_type;
+using RowMap = Matrix::row_map_type::non_const_type;
+using Entries = Matrix::index_type;
+using Values = Matrix::values_type;
 
-void run_point(const Options& o, Report& report, int log2n) {
+const std::vector<std::string> primitives = {"sort_crs_matrix", "sort_crs_graph",
+                                             "sort_and_merge_matrix", "sort_and_merge_graph"};
+
+// Rows of n entries in all: lengths from --segments, column ids of [0, 2^24), a share `repeats` of
+// each row's entries copies of the row's other column ids; values small integers (exact sums).
+struct HostRows {
+  std::vector<Offset> rows;
+  std::vector<int> cols;
+  std::vector<double> values;
+  HostRows(const std::string& segments, std::int64_t n, double repeats) {
+    const auto offsets = segment_offsets(segments, n, 3);
+    rows.assign(offsets.begin(), offsets.end());
+    cols.resize(n);
+    values.resize(n);
+    std::uint64_t state = 7;
+    for (std::size_t r = 0; r + 1 < rows.size(); ++r) {
+      const std::int64_t lo = rows[r], len = std::int64_t(rows[r + 1]) - lo;
+      const std::int64_t distinct =
+          std::max<std::int64_t>(len > 0, len - std::int64_t(len * repeats));
+      for (std::int64_t k = 0; k < len; ++k) {
+        cols[lo + k] = k < distinct ? int(splitmix64(state) % (1 << 24))
+                                    : cols[lo + std::int64_t(splitmix64(state) % distinct)];
+      }
+      for (std::int64_t k = len; k > 1; --k) {
+        std::swap(cols[lo + k - 1], cols[lo + std::int64_t(splitmix64(state) % k)]);
+      }
+    }
+    for (std::int64_t i = 0; i < n; ++i) values[i] = double(cols[i] % 7);
+  }
+  // The oracle: each row sorted, and with `merge` its repeats summed.
+  HostRows sorted(bool merge) const {
+    HostRows out = *this;
+    out.rows = {0};
+    out.cols.clear();
+    out.values.clear();
+    for (std::size_t r = 0; r + 1 < rows.size(); ++r) {
+      std::map<int, double> row;
+      std::vector<std::pair<int, double>> all;
+      for (auto i = rows[r]; i < rows[r + 1]; ++i) {
+        row[cols[i]] += values[i];
+        all.push_back({cols[i], values[i]});
+      }
+      if (!merge) {
+        std::sort(all.begin(), all.end());
+        for (const auto& [c, v] : all) out.cols.push_back(c), out.values.push_back(v);
+      } else {
+        for (const auto& [c, v] : row) out.cols.push_back(c), out.values.push_back(v);
+      }
+      out.rows.push_back(Offset(out.cols.size()));
+    }
+    return out;
+  }
+};
+
+// The View forms of each implementation, named alike.
+struct OrdoCalls {
+  template <class... A>
+  static void sort_crs_matrix(const A&... a) {
+    Ordo::KokkosKernels::sort_crs_matrix(a...);
+  }
+  template <class... A>
+  static void sort_crs_graph(const A&... a) {
+    Ordo::KokkosKernels::sort_crs_graph(a...);
+  }
+  template <class S, class R, class E, class V>
+  static void sort_and_merge_matrix(const S& s, const typename R::const_type& r, const E& e,
+                                    const V& v, R& ro, E& eo, V& vo) {
+    Ordo::KokkosKernels::sort_and_merge_matrix(s, r, e, v, ro, eo, vo);
+  }
+  template <class S, class R, class E>
+  static void sort_and_merge_graph(const S& s, const typename R::const_type& r, const E& e, R& ro,
+                                   E& eo) {
+    Ordo::KokkosKernels::sort_and_merge_graph(s, r, e, ro, eo);
+  }
+};
+struct KokkosSparseCalls {
+  template <class... A>
+  static void sort_crs_matrix(const A&... a) {
+    KokkosSparse::sort_crs_matrix(a...);
+  }
+  template <class... A>
+  static void sort_crs_graph(const A&... a) {
+    KokkosSparse::sort_crs_graph(a...);
+  }
+  template <class S, class R, class E, class V>
+  static void sort_and_merge_matrix(const S& s, const typename R::const_type& r, const E& e,
+                                    const V& v, R& ro, E& eo, V& vo) {
+    KokkosSparse::sort_and_merge_matrix(s, r, e, v, ro, eo, vo);
+  }
+  template <class S, class R, class E>
+  static void sort_and_merge_graph(const S& s, const typename R::const_type& r, const E& e, R& ro,
+                                   E& eo) {
+    KokkosSparse::sort_and_merge_graph(s, r, e, ro, eo);
+  }
+};
+
+template <class V>
+std::vector<typename V::non_const_value_type> host_of(const V& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename V::non_const_value_type>(h.data(), h.data() + h.extent(0));
+}
+
+void run_point(const Options& o, double repeats, const std::string& primitive, Report& report,
+               int log2n) {
   const ExecSpace space;
   const std::int64_t n = std::int64_t(1) << log2n;
-  const int columns = 1 << 24;
-  const auto offsets64 = segment_offsets(o.segments, n, 3);
-  std::vector<Offset> hrows(offsets64.begin(), offsets64.end());
-  const int rows = int(hrows.size()) - 1;
-  std::uint64_t state = 7;
-  std::vector<int> hcols(n);
-  std::vector<double> hvalues(n);
-  for (std::int64_t i = 0; i < n; ++i) {
-    hcols[i] = int(splitmix64(state) % columns);
-    hvalues[i] = 0.5 * hcols[i];
-  }
-  const auto in_cols = to_device(hcols, "in_cols");
-  const auto in_values = to_device(hvalues, "in_values");
-  const auto row_map = to_device(hrows, "row_map");
-  const Matrix A("A", rows, columns, Offset(n), Kokkos::View<double*, MemorySpace>("values", n),
-                 row_map, Kokkos::View<int*, MemorySpace>("entries", n));
+  const bool merge = primitive.rfind("sort_and_merge", 0) == 0;
+  const bool graph = primitive.find("graph") != std::string::npos;
+  const HostRows host(o.segments, n, merge ? repeats : 0.0);
+  const auto in_cols = to_device(host.cols, "in_cols");
+  const auto in_values = to_device(host.values, "in_values");
+  const auto row_map = to_device(host.rows, "row_map");
+  const typename RowMap::const_type rows = row_map;
+  const Entries entries("entries", n);
+  const Values values("values", n);
   auto reset = [&] {
-    Kokkos::deep_copy(space, A.graph.entries, in_cols);
-    Kokkos::deep_copy(space, A.values, in_values);
+    Kokkos::deep_copy(space, entries, in_cols);
+    if (!graph) Kokkos::deep_copy(space, values, in_values);
   };
-  const double bytes = 2.0 * n * (sizeof(int) + sizeof(double));
-  Point p{"sort_crs_matrix", "i32", o.segments, "ordo", true, n, {}, bytes, 1.0};
+  RowMap rows_out;
+  Entries entries_out;
+  Values values_out;
+  // Each implementation's call: the View forms with an instance (asynchronous on it; the merges
+  // read back their size).
+  auto call = [&](auto ns) {
+    using NS = decltype(ns);
+    if (primitive == "sort_crs_matrix") NS::sort_crs_matrix(space, rows, entries, values);
+    if (primitive == "sort_crs_graph") NS::sort_crs_graph(space, rows, entries);
+    if (primitive == "sort_and_merge_matrix") {
+      NS::sort_and_merge_matrix(space, rows, entries, values, rows_out, entries_out, values_out);
+    }
+    if (primitive == "sort_and_merge_graph") {
+      NS::sort_and_merge_graph(space, rows, entries, rows_out, entries_out);
+    }
+  };
+  // Bytes: the rows read and written once (a merge writes its merged size).
+  const HostRows expected = host.sorted(merge);
+  const double record = graph ? sizeof(int) : sizeof(int) + sizeof(double);
+  const double bytes = record * (n + double(expected.cols.size()));
+  const std::string key = "i32";
+  Point p{primitive, key, o.segments, "ordo", !graph, n, {}, bytes, 1.0};
   p.stats = time_device(
-      space, o.warmup, o.reps, [&] { Ordo::KokkosKernels::sort_crs_matrix(space, A); }, reset);
+      space, o.warmup, o.reps, [&] { call(OrdoCalls{}); }, reset);
   report.point(p);
   if (o.check) {
-    const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
-    const auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values);
-    for (int r = 0; r < rows; ++r) {
-      std::sort(hcols.begin() + hrows[r], hcols.begin() + hrows[r + 1]);
-    }
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (cols(i) != hcols[i] || vals(i) != 0.5 * cols(i)) {
-        throw std::runtime_error("ordo-perf-kokkoskernels --check: a row differs from std::sort");
-      }
+    reset();
+    call(OrdoCalls{});
+    space.fence();
+    const bool ok =
+        merge ? host_of(rows_out) == expected.rows && host_of(entries_out) == expected.cols &&
+                    (graph || host_of(values_out) == expected.values)
+              : host_of(entries) == expected.cols && (graph || host_of(values) == expected.values);
+    if (!ok) {
+      throw std::runtime_error("ordo-perf-kokkoskernels --check: " + primitive +
+                               " differs from the sequential rows");
     }
   }
   auto baseline = [&](const std::string& impl, const Stats& s) {
-    report.point(Point{"sort_crs_matrix", "i32", o.segments, impl, true, n, s, bytes,
+    report.point(Point{primitive, key, o.segments, impl, !graph, n, s, bytes,
                        s.median_ms / p.stats.median_ms});
   };
   if (wanted(o, "copy")) baseline("copy", time_copy(o, bytes));
-  if (wanted(o, "KokkosSparse::sort_crs_matrix")) {
-    baseline("KokkosSparse::sort_crs_matrix",
-             time_device(
-                 space, o.warmup, o.reps, [&] { KokkosSparse::sort_crs_matrix(space, A); }, reset));
+  const std::string kk = "KokkosSparse::" + primitive;
+  if (wanted(o, "KokkosSparse")) {
+    baseline(kk, time_device(
+                     space, o.warmup, o.reps, [&] { call(KokkosSparseCalls{}); }, reset));
   }
 }
 
@@ -89,16 +215,27 @@ int main(int argc, char* argv[]) {
   std::string format = "table", output;
   Options o;
   o.log2n = on_host ? "22" : "24";
+  std::vector<std::string> chosen = primitives;
+  double repeats = 0.3;
   app.add_option("--format", format, "table, csv or jsonl")
       ->check(CLI::IsMember({"table", "csv", "jsonl"}));
   app.add_option("--output", output, "also append JSON lines to this file");
+  app.add_option("--primitive", chosen,
+                 "sort_crs_matrix, sort_crs_graph, sort_and_merge_matrix, "
+                 "sort_and_merge_graph (default: all)")
+      ->check(CLI::IsMember(primitives))
+      ->delimiter(',');
   app.add_option("--reps", o.reps, "timed repetitions per point (median, min, max)");
   app.add_option("--warmup", o.warmup, "untimed calls before timing");
   app.add_option("--log2n", o.log2n, "nonzeros as log2: first:last[:step]");
   app.add_option("--segments", o.segments,
                  "row lengths: uniform:L, powerlaw (default), tiny or cells (ordo-perf's names)");
-  app.add_option("--baseline", o.baselines, "copy, KokkosSparse::sort_crs_matrix (default: all)");
-  app.add_flag("--check", o.check, "check Ordo's rows against std::sort");
+  app.add_option("--repeats", repeats,
+                 "sort_and_merge: the share of each row's entries that "
+                 "repeat a column id of the row (default 0.3)")
+      ->check(CLI::Range(0.0, 0.99));
+  app.add_option("--baseline", o.baselines, "copy, KokkosSparse (default: all)");
+  app.add_flag("--check", o.check, "check Ordo's rows against a sequential sort and merge");
   CLI11_PARSE(app, argc, argv);
   Kokkos::ScopeGuard guard(argc, argv);
   try {
@@ -109,7 +246,9 @@ int main(int argc, char* argv[]) {
       file.open(output, std::ios::app);
       report.add_sink("jsonl", file);
     }
-    for (int log2n : parse_log2n(o.log2n)) run_point(o, report, log2n);
+    for (const auto& primitive : chosen) {
+      for (int log2n : parse_log2n(o.log2n)) run_point(o, repeats, primitive, report, log2n);
+    }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_KOKKOSKERNELS_IMPL_HPP
+#define ORDO_KOKKOSKERNELS_IMPL_HPP
+
+// The CRS sorts of Ordo_KokkosKernels.hpp on the core's device level:
+//   sort_rows       the rows sorted in place: Ordo::segmented_sort(_by_key), the row map as
+//                   the segments' offsets
+//   sort_and_merge  the rows sorted, then the runs of equal column ids in each row merged (their
+//                   values summed), with no launch per row:
+//                     Ordo::sort_and_merge::row_starts  starts(rowmap(r)) = r + 1 for each row
+//                                                       with entries
+//                     Ordo::sort_and_merge::count       a scan of the run heads (a row's start or
+//                                                       a new column id): each row's first output
+//                                                       position, and the number of outputs
+//                     Ordo::sort_and_merge::empty_rows  the row map at empty rows and at the end
+//                     Ordo::sort_and_merge_matrix::tiles, or ::compact (graphs): the core's
+//                                                       reduce-by-key tiles or compaction, whose
+//                                                       runs also break where starts marks a row
+
+#include <Ordo_Comparators.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_CopyIfImpl.hpp>
+#include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_SegmentedSortImpl.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::KokkosKernels::Impl {
+
+enum class KokkosKernelsSlot : int { row_starts, bounds };
+
+// Sorts each row [rowmap(r), rowmap(r + 1)) of entries, moving values with them when given. A row
+// map of no elements (a matrix of no rows) sorts nothing. Bad row offsets throw before anything
+// moves (the segmented sort's census).
+template <class ExecSpace, class RowMap, class Entries, class... Values>
+void sort_rows(const char* fn, const ExecSpace& space, const RowMap& rowmap, const Entries& entries,
+               const Values&... values) {
+  static_assert(sizeof...(Values) <= 1);
+  if (rowmap.extent(0) == 0) return;
+  if constexpr (sizeof...(Values) == 0) {
+    Ordo::Impl::check_segmented<ExecSpace>(fn, entries, rowmap);
+    Ordo::Impl::segmented_sort(fn, space, entries, rowmap, Ordo::less<>{},
+                               Ordo::Impl::SortOptions{});
+  } else {
+    Ordo::Impl::check_segmented_by_key<ExecSpace>(fn, entries, values..., rowmap);
+    Ordo::Impl::segmented_sort_by_key(fn, space, entries, values..., rowmap, Ordo::less<>{},
+                                      Ordo::Impl::SortOptions{});
+  }
+}
+
+// starts(rowmap(r)) = r + 1 for each row r with entries (starts zeroed before).
+template <class RowMap, class Starts>
+struct MarkRowStarts {
+  RowMap rowmap;
+  Starts starts;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
+    const std::int64_t lo = std::int64_t(rowmap(r)), hi = std::int64_t(rowmap(r + 1));
+    if (lo < hi && lo >= 0 && hi <= n) starts(lo) = typename Starts::value_type(r + 1);
+  }
+};
+
+// Runs break at a row's start as well as at a new column id. Element i of the keys the tiles see
+// is element lo + i of the row map's numbering.
+template <class Starts>
+struct RowBreaks {
+  Starts starts;
+  std::int64_t lo;
+  template <class Key>
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i, const Key& before, const Key& key) const {
+    return starts(lo + i) != 0 || before != key;
+  }
+};
+
+// A scan of the heads of the merged runs over the sorted entries [rowmap(0), rowmap(rows)): each
+// row with entries gets its first output position; the last element writes bounds = {rowmap(0),
+// rowmap(rows), the number of outputs}.
+template <class RowMap, class Entries, class Starts, class RowMapOut, class Bounds>
+struct CountMerged {
+  RowMap rowmap;
+  Entries entries;
+  Starts starts;
+  RowMapOut rowmap_out;
+  Bounds bounds;
+  std::int64_t rows, n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& prefix, bool final) const {
+    const std::int64_t lo = std::int64_t(rowmap(0)), hi = std::int64_t(rowmap(rows));
+    const auto row = starts(i);
+    // At i = lo a row starts (row != 0), so entries(i - 1) is read only inside a row.
+    const bool head = i >= lo && i < hi && (row != 0 || entries(i - 1) != entries(i));
+    if (final) {
+      using Offset = typename RowMapOut::non_const_value_type;
+      if (row != 0) rowmap_out(row - 1) = Offset(prefix);
+      if (i == n - 1) {
+        bounds(0) = lo;
+        bounds(1) = hi;
+        bounds(2) = prefix + (head ? 1 : 0);
+      }
+    }
+    prefix += head ? 1 : 0;
+  }
+};
+
+// The row map's entries the scan did not write: an empty row starts where the next row with
+// entries starts (or at the end), and rowmap_out(rows) is the number of outputs.
+template <class RowMap, class Starts, class RowMapOut, class Bounds>
+struct FillEmptyRows {
+  RowMap rowmap;
+  Starts starts;
+  RowMapOut rowmap_out;
+  Bounds bounds;
+  std::int64_t rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
+    const std::int64_t at = std::int64_t(rowmap(r));
+    if (r < rows && std::int64_t(rowmap(r + 1)) > at) return;
+    const auto next = at >= bounds(0) && at < bounds(1) ? starts(at) : 0;
+    rowmap_out(r) =
+        next != 0 ? rowmap_out(next - 1) : typename RowMapOut::non_const_value_type(bounds(2));
+  }
+};
+
+// The values of a graph: none.
+struct NoValues {};
+
+// Kokkos Kernels' sort_and_merge_matrix and sort_and_merge_graph (Values = NoValues): sorts the
+// rows of the input in place, then sets the outputs. Without duplicates, entries_out and
+// values_out are the inputs and rowmap_out a copy of rowmap_in (rowmap_in itself when the row
+// map type is const); otherwise new Views of the merged rows. A row map of no elements gives a
+// zeroed row map of as many.
+template <class ExecSpace, class RowMap, class Entries, class Values>
+void sort_and_merge(const char* fn, const ExecSpace& space,
+                    const typename RowMap::const_type& rowmap_in, const Entries& entries_in,
+                    const Values& values_in, RowMap& rowmap_out, Entries& entries_out,
+                    Values& values_out) {
+  constexpr bool with_values = !std::is_same_v<Values, NoValues>;
+  using RowMapNC = typename RowMap::non_const_type;
+  static_assert(!std::is_const_v<typename Entries::value_type>,
+                "Ordo::KokkosKernels::sort_and_merge: entries are sorted in place");
+  if constexpr (with_values) {
+    static_assert(Entries::traits::is_managed && Values::traits::is_managed,
+                  "Ordo::KokkosKernels::sort_and_merge: entries_out and values_out may be new "
+                  "Views, so their types must be managed");
+  } else {
+    static_assert(Entries::traits::is_managed,
+                  "Ordo::KokkosKernels::sort_and_merge: entries_out may be a new View, so its "
+                  "type must be managed");
+  }
+  const std::int64_t n = entries_in.extent(0);
+  const std::int64_t rows = rowmap_in.extent(0) == 0 ? 0 : std::int64_t(rowmap_in.extent(0)) - 1;
+  if (rows == 0) {
+    rowmap_out = RowMapNC("SortedMerged rowmap", rowmap_in.extent(0));
+    entries_out = Entries();
+    values_out = Values();
+    return;
+  }
+  if (rows >= std::int64_t(std::numeric_limits<std::uint32_t>::max())) {
+    Ordo::Impl::fail(fn, "rowmap has " + std::to_string(rows + 1) +
+                             " offsets; Ordo merges at most 2^32 - 2 rows");
+  }
+  // Shallow copies: the outputs may be the inputs' handles.
+  const auto rowmap = rowmap_in;
+  const auto entries = entries_in;
+  const auto values = values_in;
+  if constexpr (with_values) {
+    sort_rows(fn, space, rowmap, entries, values);
+  } else {
+    sort_rows(fn, space, rowmap, entries);
+  }
+
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const RowMapNC merged_rowmap(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged rowmap"),
+      rowmap.extent(0));
+  std::int64_t lo = 0, hi = 0, m = 0;
+  using Starts = Ordo::Impl::WorkspaceView<std::uint32_t, ExecSpace>;
+  Starts starts;
+  const auto bounds = Ordo::Impl::workspace<std::int64_t>(space, 4, KokkosKernelsSlot::bounds);
+  if (n > 0) {
+    starts = Ordo::Impl::workspace<std::uint32_t>(space, n, KokkosKernelsSlot::row_starts);
+    Kokkos::deep_copy(space, starts, 0);
+    Kokkos::parallel_for("Ordo::sort_and_merge::row_starts", Range(space, 0, rows),
+                         MarkRowStarts<decltype(rowmap), Starts>{rowmap, starts, n});
+    Kokkos::parallel_scan(
+        "Ordo::sort_and_merge::count", Range(space, 0, n),
+        CountMerged<decltype(rowmap), Entries, Starts, RowMapNC, decltype(bounds)>{
+            rowmap, entries, starts, merged_rowmap, bounds, rows, n});
+    Kokkos::parallel_for("Ordo::sort_and_merge::empty_rows", Range(space, 0, rows + 1),
+                         FillEmptyRows<decltype(rowmap), Starts, RowMapNC, decltype(bounds)>{
+                             rowmap, starts, merged_rowmap, bounds, rows});
+    const auto b = Ordo::Impl::read_back<3>(space, bounds, std::string(fn) + ": fence");
+    lo = b[0], hi = b[1], m = b[2];
+  }
+  if (m == n) {  // nothing to merge: the sorted inputs are the outputs
+    if constexpr (std::is_const_v<typename RowMap::value_type>) {
+      rowmap_out = rowmap;
+    } else {
+      Kokkos::deep_copy(space, merged_rowmap, rowmap);
+      rowmap_out = merged_rowmap;
+    }
+    entries_out = entries;
+    values_out = values;
+    return;
+  }
+  const Entries merged(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged entries"), m);
+  const auto range = Kokkos::make_pair(lo, hi);
+  const auto keys = Kokkos::subview(entries, range);
+  const auto total = Kokkos::subview(bounds, Kokkos::make_pair(3, 4));
+  const RowBreaks<Starts> breaks{starts, lo};
+  if constexpr (with_values) {
+    using V = typename Values::non_const_value_type;
+    const Values merged_values(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged values"), m);
+    const auto sub = Kokkos::subview(values, range);
+    Ordo::Impl::reduce_runs<V>(
+        "sort_and_merge_matrix", space, keys, Ordo::Impl::ValueOf<decltype(sub)>{sub},
+        Ordo::Impl::ReduceOp<Ordo::plus<>, V>{}, breaks, merged, merged_values, total);
+    values_out = merged_values;
+  } else {
+    Ordo::Impl::compact_dispatch(
+        space, hi - lo, Ordo::Impl::SelectRunHead<decltype(keys), RowBreaks<Starts>>{keys, breaks},
+        Ordo::Impl::EmitElement<decltype(keys), Entries>{keys, merged}, total);
+  }
+  rowmap_out = merged_rowmap;
+  entries_out = merged;
+}
+
+}  // namespace Ordo::KokkosKernels::Impl
+
+#endif
