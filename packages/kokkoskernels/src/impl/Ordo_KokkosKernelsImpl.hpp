@@ -9,20 +9,19 @@
 //                   values summed), with no launch per row:
 //                     Ordo::sort_and_merge::row_starts  starts(rowmap(r)) = r + 1 for each row
 //                                                       with entries
-//                     Ordo::sort_and_merge::count       a scan of the run heads (a row's start or
-//                                                       a new column id): each row's first output
-//                                                       position, and the number of outputs
+//                     Ordo::sort_and_merge::count       the number of run heads (a row's start
+//                                                       or a new column id): the merged size
+//                     the core's stable compaction of the heads (Ordo::copy_if's kernels), each
+//                     writing its column id, its run's sum (one thread a run) and, at a row's
+//                     start, that row's first position in the row map
 //                     Ordo::sort_and_merge::empty_rows  the row map at empty rows and at the end
-//                     Ordo::sort_and_merge_matrix::tiles, or ::compact (graphs): the core's
-//                                                       reduce-by-key tiles or compaction, whose
-//                                                       runs also break where starts marks a row
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
-#include <impl/device/Ordo_RunsImpl.hpp>
 #include <impl/device/Ordo_SegmentedSortImpl.hpp>
+#include <impl/team/Ordo_TileRuns.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -54,6 +53,9 @@ void sort_rows(const char* fn, const ExecSpace& space, const RowMap& rowmap, con
   }
 }
 
+// The values of a graph: none.
+struct NoValues {};
+
 // starts(rowmap(r)) = r + 1 for each row r with entries (starts zeroed before).
 template <class RowMap, class Starts>
 struct MarkRowStarts {
@@ -78,36 +80,71 @@ struct RowBreaks {
   }
 };
 
-// A scan of the heads of the merged runs over the sorted entries [rowmap(0), rowmap(rows)): each
-// row with entries gets its first output position; the last element writes bounds = {rowmap(0),
-// rowmap(rows), the number of outputs}.
-template <class RowMap, class Entries, class Starts, class RowMapOut, class Bounds>
-struct CountMerged {
+// The number of merged entries: the run heads (a row's start, or a new column id) of the sorted
+// entries [rowmap(0), rowmap(rows)), to bounds(2) by the reduction; element 0 writes bounds(0) =
+// rowmap(0) and bounds(1) = rowmap(rows).
+template <class RowMap, class Entries, class Starts, class Bounds>
+struct CountHeads {
   RowMap rowmap;
   Entries entries;
   Starts starts;
-  RowMapOut rowmap_out;
   Bounds bounds;
-  std::int64_t rows, n;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& prefix, bool final) const {
+  std::int64_t rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
     const std::int64_t lo = std::int64_t(rowmap(0)), hi = std::int64_t(rowmap(rows));
-    const auto row = starts(i);
-    // At i = lo a row starts (row != 0), so entries(i - 1) is read only inside a row.
-    const bool head = i >= lo && i < hi && (row != 0 || entries(i - 1) != entries(i));
-    if (final) {
-      using Offset = typename RowMapOut::non_const_value_type;
-      if (row != 0) rowmap_out(row - 1) = Offset(prefix);
-      if (i == n - 1) {
-        bounds(0) = lo;
-        bounds(1) = hi;
-        bounds(2) = prefix + (head ? 1 : 0);
-      }
-    }
-    prefix += head ? 1 : 0;
+    if (i == 0) bounds(0) = lo, bounds(1) = hi;
+    // At i = lo a row starts (starts(i) != 0), so entries(i - 1) is read only inside a row.
+    if (i >= lo && i < hi && (starts(i) != 0 || entries(i - 1) != entries(i))) ++count;
   }
 };
 
-// The row map's entries the scan did not write: an empty row starts where the next row with
+// What sort_and_merge writes for a run head i of the sorted entries (Keys, Values: the entries
+// [lo, lo + n) as elements [0, n)): its column id, the sum of its run's values (NoValues: none) in
+// order by one thread, and, where a row starts, that row's first output position.
+template <class Keys, class Values, class Starts, class EntriesOut, class ValuesOut,
+          class RowMapOut>
+struct EmitMergedRun {
+  static constexpr bool with_values = !std::is_same_v<Values, NoValues>;
+  using Key = typename Keys::non_const_value_type;
+  using V = typename std::conditional_t<with_values, Values, Keys>::non_const_value_type;
+  struct value_type {
+    Key key;
+    V value;
+    std::uint32_t row;  // r + 1 where row r starts here, else 0
+  };
+  static constexpr int group = 1;
+  Keys keys;
+  Values values;
+  Starts starts;
+  std::int64_t lo, n;
+  EntriesOut entries_out;
+  ValuesOut values_out;
+  RowMapOut rowmap_out;
+
+  bool aligned() const { return false; }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return entries_out.extent(0); }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const {
+    value_type r{keys(i), V(), starts(lo + i)};
+    if constexpr (with_values) {
+      r.value = values(i);
+      for (std::int64_t j = i + 1; j < n && starts(lo + j) == 0 && keys(j) == r.key; ++j) {
+        r.value += values(j);
+      }
+    }
+    return r;
+  }
+  template <int G>
+  KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
+    for (int g = 0; g < G; ++g) v[g] = load(i + g);
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
+    entries_out(pos) = v.key;
+    if constexpr (with_values) values_out(pos) = v.value;
+    if (v.row != 0) rowmap_out(v.row - 1) = typename RowMapOut::non_const_value_type(pos);
+  }
+};
+
+// The row map's entries the merge did not write: an empty row starts where the next row with
 // entries starts (or at the end), and rowmap_out(rows) is the number of outputs.
 template <class RowMap, class Starts, class RowMapOut, class Bounds>
 struct FillEmptyRows {
@@ -124,9 +161,6 @@ struct FillEmptyRows {
         next != 0 ? rowmap_out(next - 1) : typename RowMapOut::non_const_value_type(bounds(2));
   }
 };
-
-// The values of a graph: none.
-struct NoValues {};
 
 // Kokkos Kernels' sort_and_merge_matrix and sort_and_merge_graph (Values = NoValues): sorts the
 // rows of the input in place, then sets the outputs. Without duplicates, entries_out and
@@ -174,9 +208,6 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
   }
 
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const RowMapNC merged_rowmap(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged rowmap"),
-      rowmap.extent(0));
   std::int64_t lo = 0, hi = 0, m = 0;
   using Starts = Ordo::Impl::WorkspaceView<std::uint32_t, ExecSpace>;
   Starts starts;
@@ -186,16 +217,17 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
     Kokkos::deep_copy(space, starts, 0);
     Kokkos::parallel_for("Ordo::sort_and_merge::row_starts", Range(space, 0, rows),
                          MarkRowStarts<decltype(rowmap), Starts>{rowmap, starts, n});
-    Kokkos::parallel_scan(
+    Kokkos::parallel_reduce(
         "Ordo::sort_and_merge::count", Range(space, 0, n),
-        CountMerged<decltype(rowmap), Entries, Starts, RowMapNC, decltype(bounds)>{
-            rowmap, entries, starts, merged_rowmap, bounds, rows, n});
-    Kokkos::parallel_for("Ordo::sort_and_merge::empty_rows", Range(space, 0, rows + 1),
-                         FillEmptyRows<decltype(rowmap), Starts, RowMapNC, decltype(bounds)>{
-                             rowmap, starts, merged_rowmap, bounds, rows});
+        CountHeads<decltype(rowmap), Entries, Starts, decltype(bounds)>{rowmap, entries, starts,
+                                                                        bounds, rows},
+        Kokkos::Sum<std::int64_t, typename ExecSpace::memory_space>(Kokkos::subview(bounds, 2)));
     const auto b = Ordo::Impl::read_back<3>(space, bounds, std::string(fn) + ": fence");
     lo = b[0], hi = b[1], m = b[2];
   }
+  const RowMapNC merged_rowmap(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged rowmap"),
+      rowmap.extent(0));
   if (m == n) {  // nothing to merge: the sorted inputs are the outputs
     if constexpr (std::is_const_v<typename RowMap::value_type>) {
       rowmap_out = rowmap;
@@ -209,26 +241,35 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
   }
   const Entries merged(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged entries"), m);
+  Values merged_values;
+  if constexpr (with_values) {
+    merged_values =
+        Values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged values"), m);
+  }
+  // The runs' heads compacted in order (one thread sums a run), then the empty rows.
   const auto range = Kokkos::make_pair(lo, hi);
   const auto keys = Kokkos::subview(entries, range);
-  const auto total = Kokkos::subview(bounds, Kokkos::make_pair(3, 4));
-  const RowBreaks<Starts> breaks{starts, lo};
-  if constexpr (with_values) {
-    using V = typename Values::non_const_value_type;
-    const Values merged_values(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged values"), m);
-    const auto sub = Kokkos::subview(values, range);
-    Ordo::Impl::reduce_runs<V>(
-        "sort_and_merge_matrix", space, keys, Ordo::Impl::ValueOf<decltype(sub)>{sub},
-        Ordo::Impl::ReduceOp<Ordo::plus<>, V>{}, breaks, merged, merged_values, total);
-    values_out = merged_values;
-  } else {
-    Ordo::Impl::compact_dispatch(
-        space, hi - lo, Ordo::Impl::SelectRunHead<decltype(keys), RowBreaks<Starts>>{keys, breaks},
-        Ordo::Impl::EmitElement<decltype(keys), Entries>{keys, merged}, total);
-  }
+  auto values_of = [&] {
+    if constexpr (with_values) {
+      return Kokkos::subview(values, range);
+    } else {
+      return NoValues{};
+    }
+  };
+  const auto sub = values_of();
+  using Emit = EmitMergedRun<std::remove_const_t<decltype(keys)>,
+                             std::remove_const_t<decltype(sub)>, Starts, Entries, Values, RowMapNC>;
+  Ordo::Impl::compact_dispatch(
+      space, hi - lo,
+      Ordo::Impl::SelectRunHead<decltype(keys), RowBreaks<Starts>>{keys, {starts, lo}},
+      Emit{keys, sub, starts, lo, hi - lo, merged, merged_values, merged_rowmap},
+      Kokkos::subview(bounds, Kokkos::make_pair(3, 4)));
+  Kokkos::parallel_for("Ordo::sort_and_merge::empty_rows", Range(space, 0, rows + 1),
+                       FillEmptyRows<decltype(rowmap), Starts, RowMapNC, decltype(bounds)>{
+                           rowmap, starts, merged_rowmap, bounds, rows});
   rowmap_out = merged_rowmap;
   entries_out = merged;
+  values_out = merged_values;
 }
 
 }  // namespace Ordo::KokkosKernels::Impl
