@@ -100,18 +100,29 @@ struct CountHeads {
 
 // What sort_and_merge writes for a run head i of the sorted entries (Keys, Values: the entries
 // [lo, lo + n) as elements [0, n)): its column id, the sum of its run's values (NoValues: none) in
-// order by one thread, and, where a row starts, that row's first output position.
+// order by one thread, and, where a row starts, that row's first output position. A head loads
+// the `window` elements from it without waiting on a comparison (most runs are that short), and
+// walks on only when its run is longer.
+template <class Key, class V>
+struct MergedRun {
+  Key key;
+  std::uint32_t row;  // r + 1 where row r starts here, else 0
+  V value;
+};
+template <class Key>
+struct MergedRun<Key, NoValues> {  // a graph's: 8 bytes for 32-bit column ids
+  Key key;
+  std::uint32_t row;
+};
+
 template <class Keys, class Values, class Starts, class EntriesOut, class ValuesOut,
           class RowMapOut>
 struct EmitMergedRun {
   static constexpr bool with_values = !std::is_same_v<Values, NoValues>;
+  static constexpr int window = 4;
   using Key = typename Keys::non_const_value_type;
   using V = typename std::conditional_t<with_values, Values, Keys>::non_const_value_type;
-  struct value_type {
-    Key key;
-    V value;
-    std::uint32_t row;  // r + 1 where row r starts here, else 0
-  };
+  using value_type = MergedRun<Key, std::conditional_t<with_values, V, NoValues>>;
   static constexpr int group = 1;
   Keys keys;
   Values values;
@@ -124,11 +135,26 @@ struct EmitMergedRun {
   bool aligned() const { return false; }
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return entries_out.extent(0); }
   KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const {
-    value_type r{keys(i), V(), starts(lo + i)};
+    value_type r;
+    r.key = keys(i);
+    r.row = starts(lo + i);
     if constexpr (with_values) {
-      r.value = values(i);
-      for (std::int64_t j = i + 1; j < n && starts(lo + j) == 0 && keys(j) == r.key; ++j) {
-        r.value += values(j);
+      Key k[window];
+      std::uint32_t s[window];
+      V v[window];
+      for (int w = 0; w < window; ++w) {
+        const std::int64_t j = i + w < n ? i + w : n - 1;
+        k[w] = keys(j), s[w] = starts(lo + j), v[w] = values(j);
+      }
+      r.value = v[0];
+      bool open = true;  // the run goes on through element i + w
+      for (int w = 1; w < window; ++w) {
+        open = open && i + w < n && s[w] == 0 && k[w] == r.key;
+        if (open) r.value += v[w];
+      }
+      for (std::int64_t j = i + window; open && j < n; ++j) {
+        open = starts(lo + j) == 0 && keys(j) == r.key;
+        if (open) r.value += values(j);
       }
     }
     return r;
