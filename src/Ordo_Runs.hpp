@@ -81,7 +81,7 @@ void unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
   Impl::compact_dispatch(
-      space, keys.extent(0), Impl::SelectRunHead<KeyView, Impl::KeyChange<Comp>>{keys, {comp}},
+      space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
       Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
       count);
 }
@@ -99,7 +99,7 @@ std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const Va
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::compact_dispatch(
-      space, keys.extent(0), Impl::SelectRunHead<KeyView, Impl::KeyChange<Comp>>{keys, {comp}},
+      space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
       Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
       count);
   return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),

@@ -6,6 +6,8 @@
 //   sort_and_merge_matrix, sort_and_merge_graph   a share --repeats of each row's entries repeat a
 //                                                 column id of the row (an SpGEMM's unmerged
 //                                                 output); the call allocates the merged outputs
+//                                                 (timed), the previous call's are freed before
+//                                                 it (untimed)
 // Every timed call starts from the same unsorted rows.
 
 #include "Ordo_PerfHarness.hpp"
@@ -154,13 +156,18 @@ void run_point(const Options& o, double repeats, const std::string& primitive, R
   const typename RowMap::const_type rows = row_map;
   const Entries entries("entries", n);
   const Values values("values", n);
-  auto reset = [&] {
-    Kokkos::deep_copy(space, entries, in_cols);
-    if (!graph) Kokkos::deep_copy(space, values, in_values);
-  };
   RowMap rows_out;
   Entries entries_out;
   Values values_out;
+  // Untimed: the unsorted rows again, and the previous call's merged outputs released (their
+  // deallocation is not the next call's work).
+  auto reset = [&] {
+    rows_out = RowMap();
+    entries_out = Entries();
+    values_out = Values();
+    Kokkos::deep_copy(space, entries, in_cols);
+    if (!graph) Kokkos::deep_copy(space, values, in_values);
+  };
   // Each implementation's call: the View forms with an instance (asynchronous on it; the merges
   // read back their size).
   auto call = [&](auto ns) {

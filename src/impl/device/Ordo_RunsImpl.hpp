@@ -72,11 +72,11 @@ struct One {
 };
 
 // The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
-// their extents), the number of runs to total(0); runs start where `heads` says (KeyChange).
-template <class V, class ExecSpace, class KeyView, class Source, class Op, class Heads,
-          class KeyOut, class ValueOut, class TotalView>
+// their extents), the number of runs to total(0).
+template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
+          class ValueOut, class TotalView>
 void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
-                 const Source& source, const Op& op, const Heads& heads, const KeyOut& keys_out,
+                 const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
                  const ValueOut& values_out, const TotalView& total) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) {
@@ -96,11 +96,11 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
   // A single tile takes no ticket and reads no word: nothing to zero.
   if (tiles > 1) Kokkos::deep_copy(space, words, 0);
   using Functor = RunTiles<Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
-                           Source, V, Op, Heads, KeyOut, ValueOut, TotalView, Words, Carries>;
+                           Source, V, Op, Comp, KeyOut, ValueOut, TotalView, Words, Carries>;
   launch_tiles<Tuning::team_size, Tuning::min_teams>(
       "Ordo::" + algo + "::tiles", space,
       TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
-      Functor{keys, source, op, heads, keys_out, values_out, total, words, carries, n, tiles});
+      Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles});
 }
 
 // ---- the entry points, with the CUDA vendor seam -----------------------------------------------
@@ -154,7 +154,7 @@ void unique_dispatch(const char* fn, const ExecSpace& space, const InView& in, c
     }
   }
   (void)fn;
-  compact_dispatch(space, in.extent(0), SelectRunHead<InView, KeyChange<Comp>>{in, {comp}},
+  compact_dispatch(space, in.extent(0), SelectRunHead<InView, Comp>{in, comp},
                    EmitElement<InView, OutView>{in, out}, total);
 }
 
@@ -181,8 +181,8 @@ void run_length_encode_dispatch(const char* fn, const ExecSpace& space, const In
     }
   }
   (void)fn;
-  reduce_runs<C>("run_length_encode", space, in, One<C>{}, ReduceOp<plus<C>, C>{},
-                 KeyChange<Comp>{comp}, unique_out, counts_out, total);
+  reduce_runs<C>("run_length_encode", space, in, One<C>{}, ReduceOp<plus<C>, C>{}, comp, unique_out,
+                 counts_out, total);
 }
 
 // reduce_by_key: each run's first key and op over its values, their number to total(0).
@@ -212,7 +212,7 @@ void reduce_by_key_dispatch(const char* fn, const ExecSpace& space, const KeyVie
   }
   (void)fn;
   reduce_runs<V>("reduce_by_key", space, keys, ValueOf<ValueView>{values}, ReduceOp<Op, V>{op},
-                 KeyChange<Comp>{comp}, keys_out, values_out, total);
+                 comp, keys_out, values_out, total);
 }
 
 // ---- the entry points' argument checks (Ordo_Runs.hpp) ------------------------------------

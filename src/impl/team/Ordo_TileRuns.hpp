@@ -29,27 +29,14 @@ KOKKOS_INLINE_FUNCTION bool equivalent(const Comp& comp, const T& a, const T& b)
   return !comp(a, b) && !comp(b, a);
 }
 
-// Where runs start: heads(i, before, key) tells whether element i, whose key is `key`, starts a
-// run after the element before it, whose key is `before` (element 0 always does). KeyChange: when
-// the keys are not equal under comp (the runs of unique and reduce_by_key); a caller may add its
-// own breaks (the rows of a CRS matrix: packages/kokkoskernels).
-template <class Comp>
-struct KeyChange {
-  Comp comp;
-  template <class Key>
-  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t, const Key& before, const Key& key) const {
-    return !equivalent(comp, before, key);
-  }
-};
-
-// Element i starts a run: it is the first, or a head after the one before it.
-template <class KeyView, class Heads>
+// Element i starts a run: it is the first, or not equal to the one before it.
+template <class KeyView, class Comp>
 struct SelectRunHead {
   KeyView keys;
-  Heads heads;
+  Comp comp;
   static constexpr bool by_value = false;
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
-    return i == 0 || heads(i, keys(i - 1), keys(i));
+    return i == 0 || !equivalent(comp, keys(i - 1), keys(i));
   }
   template <class T>
   KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
@@ -106,11 +93,10 @@ KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& 
 }
 
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
-// run_length_encode) as V; Op: the reduction; Heads: where runs start (KeyChange, or a caller's
-// breaks); keys_out(r), values_out(r): run r's key and value,
+// run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
 // dropped at r >= their extents; total(0): the number of runs, written by the last tile.
 template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
-          class Op, class Heads, class KeyOut, class ValueOut, class TotalView, class Words,
+          class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
           class Carries>
 struct RunTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -122,7 +108,7 @@ struct RunTiles {
   KeyView keys;
   Source source;
   Op op;
-  Heads heads;
+  Comp comp;
   KeyOut keys_out;
   ValueOut values_out;
   TotalView total;
@@ -177,7 +163,7 @@ struct RunTiles {
       if (i < count) {
         k[j] = key_tile(i + 1);
         v[j] = value_tile(i);
-        head[j] = i == first_of_input || heads(base + i, key_tile(i), k[j]);
+        head[j] = i == first_of_input || !equivalent(comp, key_tile(i), k[j]);
         mine.heads += head[j] ? 1 : 0;
         mine.value = head[j] || j == 0 ? v[j] : op(mine.value, v[j]);
       }

@@ -9,19 +9,18 @@
 //                   values summed), with no launch per row:
 //                     Ordo::sort_and_merge::row_starts  starts(rowmap(r)) = r + 1 for each row
 //                                                       with entries
-//                     Ordo::sort_and_merge::count       the number of run heads (a row's start
-//                                                       or a new column id): the merged size
-//                     the core's stable compaction of the heads (Ordo::copy_if's kernels), each
-//                     writing its column id, its run's sum (one thread a run) and, at a row's
-//                     start, that row's first position in the row map
+//                     the core's stable compaction (Ordo::copy_if's kernels) of the run heads (a
+//                     row's start or a new column id): their positions, and the row map at the
+//                     rows' starts; their number is the merged size
 //                     Ordo::sort_and_merge::empty_rows  the row map at empty rows and at the end
+//                     Ordo::sort_and_merge::gather      each merged entry's column id and the
+//                                                       sum of its run's values (a thread a run)
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_SegmentedSortImpl.hpp>
-#include <impl/team/Ordo_TileRuns.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -32,7 +31,7 @@
 
 namespace Ordo::KokkosKernels::Impl {
 
-enum class KokkosKernelsSlot : int { row_starts, bounds };
+enum class KokkosKernelsSlot : int { row_starts, heads, total };
 
 // Sorts each row [rowmap(r), rowmap(r + 1)) of entries, moving values with them when given. A row
 // map of no elements (a matrix of no rows) sorts nothing. Bad row offsets throw before anything
@@ -68,123 +67,94 @@ struct MarkRowStarts {
   }
 };
 
-// Runs break at a row's start as well as at a new column id. Element i of the keys the tiles see
-// is element lo + i of the row map's numbering.
-template <class Starts>
-struct RowBreaks {
-  Starts starts;
-  std::int64_t lo;
-  template <class Key>
-  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i, const Key& before, const Key& key) const {
-    return starts(lo + i) != 0 || before != key;
-  }
-};
-
-// The number of merged entries: the run heads (a row's start, or a new column id) of the sorted
-// entries [rowmap(0), rowmap(rows)), to bounds(2) by the reduction; element 0 writes bounds(0) =
-// rowmap(0) and bounds(1) = rowmap(rows).
-template <class RowMap, class Entries, class Starts, class Bounds>
-struct CountHeads {
+// Element i of the sorted entries starts a merged run: it lies in [rowmap(0), rowmap(rows)) and a
+// row starts there or its column id differs from the one before it. (At i = rowmap(0) a row
+// starts, so entries(i - 1) is read only inside a row.)
+template <class RowMap, class Entries, class Starts>
+struct SelectMergedRun {
+  static constexpr bool by_value = false;
   RowMap rowmap;
   Entries entries;
   Starts starts;
-  Bounds bounds;
   std::int64_t rows;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
-    const std::int64_t lo = std::int64_t(rowmap(0)), hi = std::int64_t(rowmap(rows));
-    if (i == 0) bounds(0) = lo, bounds(1) = hi;
-    // At i = lo a row starts (starts(i) != 0), so entries(i - 1) is read only inside a row.
-    if (i >= lo && i < hi && (starts(i) != 0 || entries(i - 1) != entries(i))) ++count;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
+    return i >= std::int64_t(rowmap(0)) && i < std::int64_t(rowmap(rows)) &&
+           (starts(i) != 0 || entries(i - 1) != entries(i));
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
+    return false;
   }
 };
 
-// What sort_and_merge writes for a run head i of the sorted entries (Keys, Values: the entries
-// [lo, lo + n) as elements [0, n)): its column id, the sum of its run's values (NoValues: none) in
-// order by one thread, and, where a row starts, that row's first output position. A head loads
-// the `window` elements from it without waiting on a comparison (most runs are that short), and
-// walks on only when its run is longer.
-template <class Key, class V>
-struct MergedRun {
-  Key key;
-  std::uint32_t row;  // r + 1 where row r starts here, else 0
-  V value;
-};
-template <class Key>
-struct MergedRun<Key, NoValues> {  // a graph's: 8 bytes for 32-bit column ids
-  Key key;
-  std::uint32_t row;
+// A merged run's head: its position in the entries, and r + 1 where row r starts there (else 0).
+struct RunHead {
+  std::uint32_t at, row;
 };
 
-template <class Keys, class Values, class Starts, class EntriesOut, class ValuesOut,
-          class RowMapOut>
-struct EmitMergedRun {
-  static constexpr bool with_values = !std::is_same_v<Values, NoValues>;
-  static constexpr int window = 4;
-  using Key = typename Keys::non_const_value_type;
-  using V = typename std::conditional_t<with_values, Values, Keys>::non_const_value_type;
-  using value_type = MergedRun<Key, std::conditional_t<with_values, V, NoValues>>;
+// What the compaction writes for head i at merged position pos: heads(pos) = i, and the row map
+// of the row that starts at i.
+template <class Starts, class Heads, class RowMapOut>
+struct EmitRunHead {
+  using value_type = RunHead;
   static constexpr int group = 1;
-  Keys keys;
-  Values values;
   Starts starts;
-  std::int64_t lo, n;
-  EntriesOut entries_out;
-  ValuesOut values_out;
+  Heads heads;
   RowMapOut rowmap_out;
-
   bool aligned() const { return false; }
-  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return entries_out.extent(0); }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return heads.extent(0); }
   KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const {
-    value_type r;
-    r.key = keys(i);
-    r.row = starts(lo + i);
-    if constexpr (with_values) {
-      Key k[window];
-      std::uint32_t s[window];
-      V v[window];
-      for (int w = 0; w < window; ++w) {
-        const std::int64_t j = i + w < n ? i + w : n - 1;
-        k[w] = keys(j), s[w] = starts(lo + j), v[w] = values(j);
-      }
-      r.value = v[0];
-      bool open = true;  // the run goes on through element i + w
-      for (int w = 1; w < window; ++w) {
-        open = open && i + w < n && s[w] == 0 && k[w] == r.key;
-        if (open) r.value += v[w];
-      }
-      for (std::int64_t j = i + window; open && j < n; ++j) {
-        open = starts(lo + j) == 0 && keys(j) == r.key;
-        if (open) r.value += values(j);
-      }
-    }
-    return r;
+    return {std::uint32_t(i), starts(i)};
   }
   template <int G>
   KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
     for (int g = 0; g < G; ++g) v[g] = load(i + g);
   }
   KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
-    entries_out(pos) = v.key;
-    if constexpr (with_values) values_out(pos) = v.value;
+    heads(pos) = v.at;
     if (v.row != 0) rowmap_out(v.row - 1) = typename RowMapOut::non_const_value_type(pos);
   }
 };
 
-// The row map's entries the merge did not write: an empty row starts where the next row with
-// entries starts (or at the end), and rowmap_out(rows) is the number of outputs.
-template <class RowMap, class Starts, class RowMapOut, class Bounds>
+// Merged entry p: the column id of head heads(p) and the sum, in order, of the values of its run,
+// which ends at the next head or at rowmap(rows).
+template <class RowMap, class Entries, class Values, class Heads, class EntriesOut, class ValuesOut>
+struct GatherMergedRuns {
+  RowMap rowmap;
+  Entries entries;
+  Values values;
+  Heads heads;
+  EntriesOut entries_out;
+  ValuesOut values_out;
+  std::int64_t rows, m;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const std::int64_t i = heads(p);
+    entries_out(p) = entries(i);
+    if constexpr (!std::is_same_v<Values, NoValues>) {
+      const std::int64_t end = p + 1 < m ? std::int64_t(heads(p + 1)) : std::int64_t(rowmap(rows));
+      auto sum = values(i);
+      for (std::int64_t j = i + 1; j < end; ++j) sum += values(j);
+      values_out(p) = sum;
+    }
+  }
+};
+
+// The row map's entries the compaction did not write: an empty row starts where the next row
+// with entries starts (or at the end), and rowmap_out(rows) is the merged size, total(0).
+template <class RowMap, class Starts, class RowMapOut, class Total>
 struct FillEmptyRows {
   RowMap rowmap;
   Starts starts;
   RowMapOut rowmap_out;
-  Bounds bounds;
+  Total total;
   std::int64_t rows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
     const std::int64_t at = std::int64_t(rowmap(r));
     if (r < rows && std::int64_t(rowmap(r + 1)) > at) return;
-    const auto next = at >= bounds(0) && at < bounds(1) ? starts(at) : 0;
+    const auto next =
+        at >= std::int64_t(rowmap(0)) && at < std::int64_t(rowmap(rows)) ? starts(at) : 0;
     rowmap_out(r) =
-        next != 0 ? rowmap_out(next - 1) : typename RowMapOut::non_const_value_type(bounds(2));
+        next != 0 ? rowmap_out(next - 1) : typename RowMapOut::non_const_value_type(total(0));
   }
 };
 
@@ -219,9 +189,12 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
     values_out = Values();
     return;
   }
-  if (rows >= std::int64_t(std::numeric_limits<std::uint32_t>::max())) {
-    Ordo::Impl::fail(fn, "rowmap has " + std::to_string(rows + 1) +
-                             " offsets; Ordo merges at most 2^32 - 2 rows");
+  // Rows and positions are 32-bit in the merge's workspace.
+  if (rows >= std::int64_t(std::numeric_limits<std::uint32_t>::max()) ||
+      n > std::int64_t(std::numeric_limits<std::uint32_t>::max())) {
+    Ordo::Impl::fail(fn, "rowmap has " + std::to_string(rows + 1) + " offsets and entries " +
+                             std::to_string(n) +
+                             " elements; Ordo merges fewer than 2^32 - 1 rows and 2^32 entries");
   }
   // Shallow copies: the outputs may be the inputs' handles.
   const auto rowmap = rowmap_in;
@@ -234,26 +207,23 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
   }
 
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  std::int64_t lo = 0, hi = 0, m = 0;
-  using Starts = Ordo::Impl::WorkspaceView<std::uint32_t, ExecSpace>;
-  Starts starts;
-  const auto bounds = Ordo::Impl::workspace<std::int64_t>(space, 4, KokkosKernelsSlot::bounds);
-  if (n > 0) {
-    starts = Ordo::Impl::workspace<std::uint32_t>(space, n, KokkosKernelsSlot::row_starts);
-    Kokkos::deep_copy(space, starts, 0);
-    Kokkos::parallel_for("Ordo::sort_and_merge::row_starts", Range(space, 0, rows),
-                         MarkRowStarts<decltype(rowmap), Starts>{rowmap, starts, n});
-    Kokkos::parallel_reduce(
-        "Ordo::sort_and_merge::count", Range(space, 0, n),
-        CountHeads<decltype(rowmap), Entries, Starts, decltype(bounds)>{rowmap, entries, starts,
-                                                                        bounds, rows},
-        Kokkos::Sum<std::int64_t, typename ExecSpace::memory_space>(Kokkos::subview(bounds, 2)));
-    const auto b = Ordo::Impl::read_back<3>(space, bounds, std::string(fn) + ": fence");
-    lo = b[0], hi = b[1], m = b[2];
-  }
   const RowMapNC merged_rowmap(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged rowmap"),
       rowmap.extent(0));
+  using Work = Ordo::Impl::WorkspaceView<std::uint32_t, ExecSpace>;
+  const Work starts = Ordo::Impl::workspace<std::uint32_t>(space, n, KokkosKernelsSlot::row_starts);
+  const Work heads = Ordo::Impl::workspace<std::uint32_t>(space, n, KokkosKernelsSlot::heads);
+  const auto total = Ordo::Impl::workspace<std::int64_t>(space, 1, KokkosKernelsSlot::total);
+  std::int64_t m = 0;
+  if (n > 0) {
+    Kokkos::deep_copy(space, starts, 0);
+    Kokkos::parallel_for("Ordo::sort_and_merge::row_starts", Range(space, 0, rows),
+                         MarkRowStarts<decltype(rowmap), Work>{rowmap, starts, n});
+    Ordo::Impl::compact_dispatch(
+        space, n, SelectMergedRun<decltype(rowmap), Entries, Work>{rowmap, entries, starts, rows},
+        EmitRunHead<Work, Work, RowMapNC>{starts, heads, merged_rowmap}, total);
+    m = Ordo::Impl::read_back<1>(space, total, std::string(fn) + ": fence")[0];
+  }
   if (m == n) {  // nothing to merge: the sorted inputs are the outputs
     if constexpr (std::is_const_v<typename RowMap::value_type>) {
       rowmap_out = rowmap;
@@ -272,27 +242,12 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
     merged_values =
         Values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "SortedMerged values"), m);
   }
-  // The runs' heads compacted in order (one thread sums a run), then the empty rows.
-  const auto range = Kokkos::make_pair(lo, hi);
-  const auto keys = Kokkos::subview(entries, range);
-  auto values_of = [&] {
-    if constexpr (with_values) {
-      return Kokkos::subview(values, range);
-    } else {
-      return NoValues{};
-    }
-  };
-  const auto sub = values_of();
-  using Emit = EmitMergedRun<std::remove_const_t<decltype(keys)>,
-                             std::remove_const_t<decltype(sub)>, Starts, Entries, Values, RowMapNC>;
-  Ordo::Impl::compact_dispatch(
-      space, hi - lo,
-      Ordo::Impl::SelectRunHead<decltype(keys), RowBreaks<Starts>>{keys, {starts, lo}},
-      Emit{keys, sub, starts, lo, hi - lo, merged, merged_values, merged_rowmap},
-      Kokkos::subview(bounds, Kokkos::make_pair(3, 4)));
   Kokkos::parallel_for("Ordo::sort_and_merge::empty_rows", Range(space, 0, rows + 1),
-                       FillEmptyRows<decltype(rowmap), Starts, RowMapNC, decltype(bounds)>{
-                           rowmap, starts, merged_rowmap, bounds, rows});
+                       FillEmptyRows<decltype(rowmap), Work, RowMapNC, decltype(total)>{
+                           rowmap, starts, merged_rowmap, total, rows});
+  Kokkos::parallel_for("Ordo::sort_and_merge::gather", Range(space, 0, m),
+                       GatherMergedRuns<decltype(rowmap), Entries, Values, Work, Entries, Values>{
+                           rowmap, entries, values, heads, merged, merged_values, rows, m});
   rowmap_out = merged_rowmap;
   entries_out = merged;
   values_out = merged_values;
