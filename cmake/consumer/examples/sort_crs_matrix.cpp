@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Kokkos Kernels: sort the rows of a KokkosSparse::CrsMatrix by column id with
-// Ordo::KokkosKernels::sort_crs_matrix (find_package(Ordo COMPONENTS KokkosKernels)).
-// Checks that every row is in order and that each value stayed with its column id.
+// Ordo::KokkosKernels::sort_crs_matrix (find_package(Ordo COMPONENTS KokkosKernels)), then merge
+// the repeated column ids of a matrix whose rows hold each column twice with
+// Ordo::KokkosKernels::sort_and_merge_matrix (as an SpGEMM's unmerged output needs). Checks that
+// every row is in order, that each value stayed with its column id, and the merged sums.
 #include <Ordo_KokkosKernels.hpp>
 
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -44,5 +46,38 @@ int main(int argc, char* argv[]) {
       },
       bad);
   std::printf("sort_crs_matrix: %d rows, %s\n", rows, bad ? "WRONG" : "ok");
-  return bad != 0;
+
+  // Each row's columns twice (value 2c each, in another order), merged by the View form: one entry
+  // per column with value 4c.
+  Kokkos::View<Offset*> twice_map("twice_map", rows + 1);
+  Kokkos::View<int*> twice("twice", 2 * rows * per_row);
+  Kokkos::View<double*> twice_values("twice_values", 2 * rows * per_row);
+  Kokkos::parallel_for(
+      "example::twice", rows, KOKKOS_LAMBDA(int r) {
+        twice_map(r + 1) = Offset(r + 1) * 2 * per_row;
+        for (int k = 0; k < 2 * per_row; ++k) {
+          const int c = entries(r * per_row + (k * 5) % per_row);
+          twice(2 * r * per_row + k) = c;
+          twice_values(2 * r * per_row + k) = 2.0 * c;
+        }
+      });
+  Kokkos::View<Offset*> merged_map;
+  Kokkos::View<int*> merged;
+  Kokkos::View<double*> merged_values;
+  Ordo::KokkosKernels::sort_and_merge_matrix(twice_map, twice, twice_values, merged_map, merged,
+                                             merged_values);
+  int wrong = 0;
+  Kokkos::parallel_reduce(
+      "example::check_merged", rows,
+      KOKKOS_LAMBDA(int r, int& b) {
+        if (merged_map(r + 1) != Offset(r + 1) * per_row) ++b;
+        for (Offset i = merged_map(r); i < merged_map(r + 1) && i < Offset(merged.extent(0)); ++i) {
+          if (merged(i) != entries(i) || merged_values(i) != 4.0 * merged(i)) ++b;
+        }
+      },
+      wrong);
+  if (merged.extent(0) != entries.extent(0)) ++wrong;
+  std::printf("sort_and_merge_matrix: %d rows of %d repeated columns, %s\n", rows, per_row,
+              wrong ? "WRONG" : "ok");
+  return bad != 0 || wrong != 0;
 }

@@ -400,6 +400,37 @@ TEST(KokkosKernels, SortAndMergeLongRowsAndTypes) {
   check_merge(Form::object, false, false, d, d.rows.size(), "complex<double>");
 }
 
+// A row map that starts past 0 and ends before the last entry: the entries outside it are not
+// the matrix's (sort_and_merge's outputs drop them).
+TEST(KokkosKernels, SortAndMergeRowMapInsideTheEntries) {
+  using R = Kokkos::View<std::size_t*, MemorySpace>;
+  using E = Kokkos::View<int*, MemorySpace>;
+  using V = Kokkos::View<double*, MemorySpace>;
+  const std::vector<std::size_t> rows = {2, 5, 5, 9};
+  const std::vector<int> cols = {7, 7, 3, 1, 3, 4, 4, 2, 4, 9, 9};
+  const std::vector<double> values = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  R ordo_rows, kk_rows;
+  E ordo_cols, kk_cols;
+  V ordo_values, kk_values;
+  Ordo::KokkosKernels::sort_and_merge_matrix(to_view<R>(rows, "rows"), to_view<E>(cols, "cols"),
+                                             to_view<V>(values, "values"), ordo_rows, ordo_cols,
+                                             ordo_values);
+  KokkosSparse::sort_and_merge_matrix(to_view<R>(rows, "rows"), to_view<E>(cols, "cols"),
+                                      to_view<V>(values, "values"), kk_rows, kk_cols, kk_values);
+  // The oracle: the matrix [2, 9) of the entries, merged row by row.
+  HostCrs<int, std::size_t, double> inside(0, 10, false, 0, 1);
+  inside.rows = {0, 3, 3, 7};
+  inside.cols.assign(cols.begin() + 2, cols.begin() + 9);
+  inside.values.assign(values.begin() + 2, values.begin() + 9);
+  const auto merged = inside.merged();
+  EXPECT_TRUE(bitwise_equal(merged.rows, to_host(ordo_rows)));
+  EXPECT_TRUE(bitwise_equal(merged.cols, to_host(ordo_cols)));
+  EXPECT_TRUE(bitwise_equal(merged.values, to_host(ordo_values)));
+  EXPECT_TRUE(bitwise_equal(to_host(kk_rows), to_host(ordo_rows)));
+  EXPECT_TRUE(bitwise_equal(to_host(kk_cols), to_host(ordo_cols)));
+  EXPECT_TRUE(bitwise_equal(to_host(kk_values), to_host(ordo_values)));
+}
+
 // ---- bad input
 // -----------------------------------------------------------------------------------
 
