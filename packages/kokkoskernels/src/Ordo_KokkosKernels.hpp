@@ -27,9 +27,10 @@
 // unmanaged Views (sort_and_merge's outputs allocate, so their types must be managed).
 //
 // Errors: row offsets that decrease, are negative or run past entries throw std::invalid_argument
-// before anything moves. Synchronization: the forms taking a space run on it and fence it only to
-// read back the check of the row offsets (and, for sort_and_merge, the merged size); the forms
-// without one run on the execution space of the matrix, graph or entries and fence it.
+// before anything moves; so does a sort_and_merge of 2^32 entries or 2^32 - 1 rows or more (its
+// workspace numbers them in 32 bits). Synchronization: the forms taking a space run on it and fence
+// it only to read back the check of the row offsets (and, for sort_and_merge, the merged size); the
+// forms without one run on the execution space of the matrix, graph or entries and fence it.
 
 #include <Ordo_SegmentedSort.hpp>
 #include <impl/Ordo_KokkosKernelsImpl.hpp>
