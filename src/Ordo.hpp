@@ -20,4 +20,10 @@
 #include <Ordo_Version.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 
+/// Ordo's sorted-data primitives on Kokkos Views: sorts (whole arrays, segments, inside a team),
+/// merge, sorted search, compaction, set operations, joins, the load-balancing search and the runs
+/// of equal keys. Each call's header documents its forms, errors and synchronization; the README
+/// says which call serves which job.
+namespace Ordo {}
+
 #endif

@@ -16,6 +16,7 @@ namespace Ordo {
 /// gives the same output; their stable forms keep the input order of keys with identical bits.
 template <class T = void>
 struct less {
+  /// Whether x orders before y.
   KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
     if constexpr (std::is_floating_point_v<T>) {
       return x < y || (y != y && x == x);
@@ -25,8 +26,10 @@ struct less {
   }
 };
 
+/// Ordo::less of any type, deduced at the call.
 template <>
 struct less<void> {
+  /// Whether x orders before y under Ordo::less<T>.
   template <class T>
   KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
     return less<T>{}(x, y);
@@ -36,13 +39,16 @@ struct less<void> {
 /// The reverse of Ordo::less: descending order, NaNs first.
 template <class T = void>
 struct greater {
+  /// Whether y orders before x under Ordo::less.
   KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
     return less<T>{}(y, x);
   }
 };
 
+/// Ordo::greater of any type, deduced at the call.
 template <>
 struct greater<void> {
+  /// Whether y orders before x under Ordo::less<T>.
   template <class T>
   KOKKOS_INLINE_FUNCTION constexpr bool operator()(const T& x, const T& y) const {
     return less<T>{}(y, x);
@@ -50,41 +56,52 @@ struct greater<void> {
 };
 
 /// Reductions for reduce_by_key (any associative binary function object, or a Kokkos reducer such
-/// as Kokkos::Sum<T>, works as well).
+/// as Kokkos::Sum<T>, works as well). plus: a + b.
 template <class T = void>
 struct plus {
+  /// a + b.
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a + b; }
 };
+/// Ordo::plus of any type, deduced at the call.
 template <>
 struct plus<void> {
+  /// a + b.
   template <class T>
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
     return a + b;
   }
 };
 
+/// The smaller of two values (the first of two equal ones).
 template <class T = void>
 struct minimum {
+  /// b < a ? b : a.
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
     return b < a ? b : a;
   }
 };
+/// Ordo::minimum of any type, deduced at the call.
 template <>
 struct minimum<void> {
+  /// b < a ? b : a.
   template <class T>
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
     return b < a ? b : a;
   }
 };
 
+/// The larger of two values (the first of two equal ones).
 template <class T = void>
 struct maximum {
+  /// a < b ? b : a.
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
     return a < b ? b : a;
   }
 };
+/// Ordo::maximum of any type, deduced at the call.
 template <>
 struct maximum<void> {
+  /// a < b ? b : a.
   template <class T>
   KOKKOS_INLINE_FUNCTION constexpr T operator()(const T& a, const T& b) const {
     return a < b ? b : a;

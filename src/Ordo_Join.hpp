@@ -120,6 +120,7 @@ std::int64_t inner_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_
   return inner_join(typename AOut::execution_space(), a_keys, b_keys, a_out, b_out, comp);
 }
 
+/// The same on a_out's execution space (returns the size: a fence).
 template <class AKeys, class BKeys, class AOut, class BOut, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<AKeys>, int> = 0>
 std::int64_t left_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_out,
@@ -127,6 +128,7 @@ std::int64_t left_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_o
   return left_join(typename AOut::execution_space(), a_keys, b_keys, a_out, b_out, comp);
 }
 
+/// The same on a_out's execution space (returns the size: a fence).
 template <class AKeys, class BKeys, class AOut, class BOut, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<AKeys>, int> = 0>
 std::int64_t right_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_out,
@@ -134,6 +136,7 @@ std::int64_t right_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_
   return right_join(typename AOut::execution_space(), a_keys, b_keys, a_out, b_out, comp);
 }
 
+/// The same on a_out's execution space (returns the size: a fence).
 template <class AKeys, class BKeys, class AOut, class BOut, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<AKeys>, int> = 0>
 std::int64_t full_outer_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_out,

@@ -74,6 +74,7 @@ std::int64_t retrieve_all_unordered(const ExecSpace& space, const Map& map, cons
                                          values_out);
 }
 
+/// The same, asynchronous on `space`: the number retrieved to count(0).
 template <class ExecSpace, class Map, class KeyView, class ValueView, class CountView,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Impl::is_unordered_map_v<Map>,
                            int> = 0>
@@ -84,6 +85,7 @@ void retrieve_all_unordered(const ExecSpace& space, const Map& map, const KeyVie
                                  count);
 }
 
+/// The keys of an UnorderedSet to keys_out in no order; returns how many (a fence).
 template <class ExecSpace, class Set, class KeyView,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Impl::is_unordered_set_v<Set>,
                            int> = 0>
@@ -94,6 +96,7 @@ std::int64_t retrieve_all_unordered(const ExecSpace& space, const Set& set,
                                          Impl::NoMapValues<Set>());
 }
 
+/// The same, asynchronous on `space`: the number retrieved to count(0).
 template <class ExecSpace, class Set, class KeyView, class CountView,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Impl::is_unordered_set_v<Set>,
                            int> = 0>

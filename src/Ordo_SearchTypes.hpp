@@ -18,18 +18,19 @@ enum class Bounds { lower, upper };
 /// sequence holds an equal element).
 template <class AIndex, class AMatch, class BIndex, class BMatch>
 struct SearchOutputs {
-  AIndex a_index;
-  AMatch a_match;
-  BIndex b_index;
-  BMatch b_match;
+  AIndex a_index;  ///< a_index(i): the bound in B of the needle a(i)
+  AMatch a_match;  ///< a_match(i): whether B holds an element equal to a(i)
+  BIndex b_index;  ///< b_index(j): the bound in A of b(j)
+  BMatch b_match;  ///< b_match(j): whether A holds an element equal to b(j)
 };
+/// Deduces SearchOutputs' View types from its four Views.
 template <class AIndex, class AMatch, class BIndex, class BMatch>
 SearchOutputs(AIndex, AMatch, BIndex, BMatch) -> SearchOutputs<AIndex, AMatch, BIndex, BMatch>;
 
 /// How many elements of A have an equal element in B (a), and of B in A (b).
 struct MatchCounts {
-  std::int64_t a = 0;
-  std::int64_t b = 0;
+  std::int64_t a = 0;  ///< elements of A with an equal element in B
+  std::int64_t b = 0;  ///< elements of B with an equal element in A
 };
 
 /// The kinds of join of sorted keys (Ordo_Join.hpp): pairs of equal keys only (inner), and every

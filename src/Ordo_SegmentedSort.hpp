@@ -54,6 +54,7 @@ void segmented_sort_by_key(const ExecSpace& space, const KeyView& keys, const Va
   Impl::segmented_sort_by_key(fn, space, keys, values, offsets, comp, Impl::SortOptions{});
 }
 
+/// The same on the keys' execution space; fences it.
 template <class KeyView, class ValueView, class OffsetView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void segmented_sort_by_key(const KeyView& keys, const ValueView& values, const OffsetView& offsets,
@@ -76,6 +77,7 @@ void stable_segmented_sort_by_key(const ExecSpace& space, const KeyView& keys,
   Impl::stable_segmented_sort_by_key(fn, space, keys, values, offsets, comp, Impl::SortOptions{});
 }
 
+/// The same on the keys' execution space; fences it.
 template <class KeyView, class ValueView, class OffsetView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void stable_segmented_sort_by_key(const KeyView& keys, const ValueView& values,

@@ -37,9 +37,12 @@ namespace Ordo {
 /// One set operation (see the top of this header for its calls).
 template <Impl::SetOp Op>
 struct SetOperation {
-  const char* name;  // Ordo::<algo>
-  const char* algo;
+  const char* name;  ///< the call's name (Ordo::set_union, ...): its region, its errors
+  const char* algo;  ///< the name in its kernels' labels (set_union, ...)
 
+  /// The operation of sorted a and b into out on `space`; returns how many it wrote (reads the
+  /// count back: a fence of `space`). Throws, after writing the first out.extent(0), when out is
+  /// shorter than the result.
   template <class ExecSpace, class AView, class BView, class OutView, class Comp = less<>,
             std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && !Kokkos::is_view_v<Comp>,
                              int> = 0>
@@ -52,6 +55,8 @@ struct SetOperation {
     return Impl::size_checked(name, space, count, out.extent(0), "out");
   }
 
+  /// The same, asynchronous on `space`: the result's length to count(0) (outputs past out's end
+  /// are dropped).
   template <class ExecSpace, class AView, class BView, class OutView, class CountView,
             class Comp = less<>,
             std::enable_if_t<
@@ -65,6 +70,7 @@ struct SetOperation {
     Impl::set_op_dispatch<Op>(algo, space, a, b, Impl::SetKeysEmit<OutView>{out}, count, comp);
   }
 
+  /// The counting form on out's execution space (fences it).
   template <class AView, class BView, class OutView, class Comp = less<>,
             std::enable_if_t<Kokkos::is_view_v<AView>, int> = 0>
   std::int64_t operator()(const AView& a, const BView& b, const OutView& out,
@@ -76,9 +82,12 @@ struct SetOperation {
 /// One set operation moving values (see the top of this header).
 template <Impl::SetOp Op>
 struct SetOperationByKey {
-  const char* name;  // Ordo::<algo>
-  const char* algo;
+  const char* name;  ///< the call's name (Ordo::set_union, ...): its region, its errors
+  const char* algo;  ///< the name in its kernels' labels (set_union, ...)
 
+  /// The operation of sorted keys, each result key's value from the element it came from, on
+  /// `space`; returns the result's length (a fence). Throws, after writing what fits, when an
+  /// output is shorter than the result.
   template <class ExecSpace, class AKeys, class AValues, class BKeys, class BValues, class OutKeys,
             class OutValues, class Comp = less<>,
             std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
@@ -106,6 +115,7 @@ struct SetOperationByKey {
                               keys_shorter ? "out_keys" : "out_values");
   }
 
+  /// The same on out_keys' execution space.
   template <class AKeys, class AValues, class BKeys, class BValues, class OutKeys, class OutValues,
             class Comp = less<>, std::enable_if_t<Kokkos::is_view_v<AKeys>, int> = 0>
   std::int64_t operator()(const AKeys& a_keys, const AValues& a_values, const BKeys& b_keys,
@@ -116,19 +126,27 @@ struct SetOperationByKey {
   }
 };
 
+/// Elements of a that b also holds (a key as many times as the fewer of them holds it).
 inline constexpr SetOperation<Impl::SetOp::intersection> set_intersection{"Ordo::set_intersection",
                                                                           "set_intersection"};
+/// Elements of either (a key as many times as the more of them holds it).
 inline constexpr SetOperation<Impl::SetOp::set_union> set_union{"Ordo::set_union", "set_union"};
+/// Elements of a that b does not hold (counted with multiplicity).
 inline constexpr SetOperation<Impl::SetOp::difference> set_difference{"Ordo::set_difference",
                                                                       "set_difference"};
+/// Elements of one that the other does not hold (counted with multiplicity).
 inline constexpr SetOperation<Impl::SetOp::symmetric_difference> set_symmetric_difference{
     "Ordo::set_symmetric_difference", "set_symmetric_difference"};
+/// set_intersection of keys, with their values (from a).
 inline constexpr SetOperationByKey<Impl::SetOp::intersection> set_intersection_by_key{
     "Ordo::set_intersection_by_key", "set_intersection_by_key"};
+/// set_union of keys, with their values (from a where std::set_union takes a's element).
 inline constexpr SetOperationByKey<Impl::SetOp::set_union> set_union_by_key{
     "Ordo::set_union_by_key", "set_union_by_key"};
+/// set_difference of keys, with their values.
 inline constexpr SetOperationByKey<Impl::SetOp::difference> set_difference_by_key{
     "Ordo::set_difference_by_key", "set_difference_by_key"};
+/// set_symmetric_difference of keys, with their values.
 inline constexpr SetOperationByKey<Impl::SetOp::symmetric_difference>
     set_symmetric_difference_by_key{"Ordo::set_symmetric_difference_by_key",
                                     "set_symmetric_difference_by_key"};

@@ -77,6 +77,7 @@ void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& v
   Impl::sort_by_key(space, keys, values, comp, Impl::SortOptions{});
 }
 
+/// The same on the keys' execution space; fences it.
 template <class KeyView, class ValueView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void sort_by_key(const KeyView& keys, const ValueView& values, const Comp& comp = Comp{}) {
@@ -99,6 +100,7 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
   Impl::stable_sort_by_key(space, keys, values, comp, Impl::SortOptions{});
 }
 
+/// The same on the keys' execution space; fences it.
 template <class KeyView, class ValueView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void stable_sort_by_key(const KeyView& keys, const ValueView& values, const Comp& comp = Comp{}) {
@@ -125,6 +127,7 @@ void sort_permutation(const ExecSpace& space, const KeyView& keys, const PermVie
   Impl::stable_permutation(space, keys, perm, Impl::NoEnd{}, comp, Impl::SortOptions{});
 }
 
+/// The same on perm's execution space; fences it.
 template <class KeyView, class PermView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& comp = Comp{}) {
@@ -160,6 +163,7 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
   Impl::apply_permutation_impl(space, perm, views...);
 }
 
+/// The same on perm's execution space; fences it.
 template <class PermView, class... Views, std::enable_if_t<Kokkos::is_view_v<PermView>, int> = 0>
 void apply_permutation(const PermView& perm, const Views&... views) {
   using ExecSpace = typename PermView::execution_space;

@@ -41,6 +41,7 @@
 #include <limits>
 #include <type_traits>
 
+/// Kokkos Kernels' CRS sorts (packages/kokkoskernels), by KokkosSparse's names and forms.
 namespace Ordo::KokkosKernels {
 
 /// num_cols' default: no bound given.
@@ -48,6 +49,7 @@ template <class Entries>
 inline constexpr auto no_num_cols =
     std::numeric_limits<typename Entries::non_const_value_type>::max();
 
+/// Whether a form's first two template arguments are an execution space and a View.
 template <class ExecSpace, class RowMap>
 inline constexpr bool space_and_view_v =
     Kokkos::is_execution_space_v<ExecSpace>&& Kokkos::is_view_v<RowMap>;

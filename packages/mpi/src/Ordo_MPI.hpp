@@ -31,6 +31,7 @@
 
 #include <type_traits>
 
+/// The distributed sort over MPI (packages/mpi): Ordo::MPI::sort and its forms.
 namespace Ordo::MPI {
 
 /// Whether the MPI library says, at run time, that it takes CUDA device memory (Open MPI's
@@ -95,6 +96,7 @@ SortedPairs<ResultView<KeyView>, ResultView<ValueView>> sort_by_key(
   return sort_by_key(typename KeyView::execution_space{}, comm, keys, values, comp, options);
 }
 
+/// The same on the keys' execution space.
 template <class KeyView, class ValueView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 SortedPairs<ResultView<KeyView>, ResultView<ValueView>> stable_sort_by_key(
@@ -136,6 +138,7 @@ void sort_keep_counts(MPI_Comm comm, const KeyView& keys, const Comp& comp = Com
   sort_keep_counts(typename KeyView::execution_space{}, comm, keys, comp, options);
 }
 
+/// The same on the keys' execution space.
 template <class KeyView, class ValueView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void sort_by_key_keep_counts(MPI_Comm comm, const KeyView& keys, const ValueView& values,
