@@ -26,7 +26,6 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -70,24 +69,24 @@ struct HostRows {
     }
     for (std::int64_t i = 0; i < n; ++i) values[i] = double(cols[i] % 7);
   }
-  // The oracle: each row sorted, and with `merge` its repeats summed.
+  // The oracle: each row's (column, value) pairs sorted, and with `merge` the values of a
+  // repeated column summed.
   HostRows sorted(bool merge) const {
     HostRows out = *this;
     out.rows = {0};
     out.cols.clear();
     out.values.clear();
     for (std::size_t r = 0; r + 1 < rows.size(); ++r) {
-      std::map<int, double> row;
-      std::vector<std::pair<int, double>> all;
-      for (auto i = rows[r]; i < rows[r + 1]; ++i) {
-        row[cols[i]] += values[i];
-        all.push_back({cols[i], values[i]});
-      }
-      if (!merge) {
-        std::sort(all.begin(), all.end());
-        for (const auto& [c, v] : all) out.cols.push_back(c), out.values.push_back(v);
-      } else {
-        for (const auto& [c, v] : row) out.cols.push_back(c), out.values.push_back(v);
+      std::vector<std::pair<int, double>> row;
+      for (auto i = rows[r]; i < rows[r + 1]; ++i) row.push_back({cols[i], values[i]});
+      std::sort(row.begin(), row.end());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        if (merge && k > 0 && row[k].first == row[k - 1].first) {
+          out.values.back() += row[k].second;
+        } else {
+          out.cols.push_back(row[k].first);
+          out.values.push_back(row[k].second);
+        }
       }
       out.rows.push_back(Offset(out.cols.size()));
     }
@@ -95,47 +94,29 @@ struct HostRows {
   }
 };
 
-// The View forms of each implementation, named alike.
-struct OrdoCalls {
-  template <class... A>
-  static void sort_crs_matrix(const A&... a) {
-    Ordo::KokkosKernels::sort_crs_matrix(a...);
-  }
-  template <class... A>
-  static void sort_crs_graph(const A&... a) {
-    Ordo::KokkosKernels::sort_crs_graph(a...);
-  }
-  template <class S, class R, class E, class V>
-  static void sort_and_merge_matrix(const S& s, const typename R::const_type& r, const E& e,
-                                    const V& v, R& ro, E& eo, V& vo) {
-    Ordo::KokkosKernels::sort_and_merge_matrix(s, r, e, v, ro, eo, vo);
-  }
-  template <class S, class R, class E>
-  static void sort_and_merge_graph(const S& s, const typename R::const_type& r, const E& e, R& ro,
-                                   E& eo) {
-    Ordo::KokkosKernels::sort_and_merge_graph(s, r, e, ro, eo);
-  }
-};
-struct KokkosSparseCalls {
-  template <class... A>
-  static void sort_crs_matrix(const A&... a) {
-    KokkosSparse::sort_crs_matrix(a...);
-  }
-  template <class... A>
-  static void sort_crs_graph(const A&... a) {
-    KokkosSparse::sort_crs_graph(a...);
-  }
-  template <class S, class R, class E, class V>
-  static void sort_and_merge_matrix(const S& s, const typename R::const_type& r, const E& e,
-                                    const V& v, R& ro, E& eo, V& vo) {
-    KokkosSparse::sort_and_merge_matrix(s, r, e, v, ro, eo, vo);
-  }
-  template <class S, class R, class E>
-  static void sort_and_merge_graph(const S& s, const typename R::const_type& r, const E& e, R& ro,
-                                   E& eo) {
-    KokkosSparse::sort_and_merge_graph(s, r, e, ro, eo);
-  }
-};
+// The View forms of each implementation, named alike: NAME::f(args...) calls NS::f(args...).
+#define ORDO_PERF_CALLS(NAME, NS)                \
+  struct NAME {                                  \
+    template <class... A>                        \
+    static void sort_crs_matrix(A&... a) {       \
+      NS::sort_crs_matrix(a...);                 \
+    }                                            \
+    template <class... A>                        \
+    static void sort_crs_graph(A&... a) {        \
+      NS::sort_crs_graph(a...);                  \
+    }                                            \
+    template <class... A>                        \
+    static void sort_and_merge_matrix(A&... a) { \
+      NS::sort_and_merge_matrix(a...);           \
+    }                                            \
+    template <class... A>                        \
+    static void sort_and_merge_graph(A&... a) {  \
+      NS::sort_and_merge_graph(a...);            \
+    }                                            \
+  };
+ORDO_PERF_CALLS(OrdoCalls, Ordo::KokkosKernels)
+ORDO_PERF_CALLS(KokkosSparseCalls, KokkosSparse)
+#undef ORDO_PERF_CALLS
 
 template <class V>
 std::vector<typename V::non_const_value_type> host_of(const V& v) {
