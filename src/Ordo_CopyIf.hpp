@@ -27,6 +27,9 @@ std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& ou
   constexpr const char* fn = "Ordo::copy_if";
   const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   return Impl::compact_and_count<true>(fn, space, in.extent(0),
                                        Impl::SelectByPredicate<InView, Pred>{in, pred},
                                        Impl::EmitElement<InView, OutView>{in, out});
@@ -44,6 +47,9 @@ void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_no_alias(fn, "count", count, "in", in);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   Impl::compact_dispatch(space, in.extent(0), Impl::SelectByPredicate<InView, Pred>{in, pred},
                          Impl::EmitElement<InView, OutView>{in, out}, count);
 }
@@ -67,6 +73,9 @@ std::int64_t copy_if_unordered(const ExecSpace& space, const InView& in, const O
   constexpr const char* fn = "Ordo::copy_if_unordered";
   const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   return Impl::compact_and_count<false>(fn, space, in.extent(0),
                                         Impl::SelectByPredicate<InView, Pred>{in, pred},
                                         Impl::EmitElement<InView, OutView>{in, out});
@@ -82,6 +91,9 @@ void copy_if_unordered(const ExecSpace& space, const InView& in, const OutView& 
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_no_alias(fn, "count", count, "in", in);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   Impl::compact_unordered_dispatch(space, in.extent(0),
                                    Impl::SelectByPredicate<InView, Pred>{in, pred},
                                    Impl::EmitElement<InView, OutView>{in, out}, count);
@@ -98,6 +110,9 @@ std::int64_t copy_flagged(const ExecSpace& space, const InView& in, const FlagVi
   Impl::static_check_views<ExecSpace, FlagView>();
   Impl::check_size_equal(fn, "flags", flags, in.extent(0), "one flag per element of in");
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   return Impl::compact_and_count<true>(fn, space, in.extent(0), Impl::SelectByFlag<FlagView>{flags},
                                        Impl::EmitElement<InView, OutView>{in, out});
 }
@@ -114,6 +129,9 @@ void copy_flagged(const ExecSpace& space, const InView& in, const FlagView& flag
   Impl::check_index_output<ExecSpace>(fn, "count", count, 1, in.extent(0));
   Impl::check_no_alias(fn, "count", count, "in", in, "flags", flags);
   Impl::check_compaction<ExecSpace>(fn, in, out, "flags", flags, "count", count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   Impl::compact_dispatch(space, in.extent(0), Impl::SelectByFlag<FlagView>{flags},
                          Impl::EmitElement<InView, OutView>{in, out}, count);
 }

@@ -37,6 +37,10 @@ std::int64_t inner_join(const ExecSpace& space, const AKeys& a_keys, const BKeys
   const Impl::Region region(fn);
   Impl::check_join_outputs<false, ExecSpace>(fn, a_keys, b_keys, a_out, b_out);
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::join_bound(std::int64_t(a_keys.extent(0)), std::int64_t(b_keys.extent(0)),
+                            std::int64_t(std::min(a_out.extent(0), b_out.extent(0))));
+  });
   return Impl::join_dispatch<false, false>(fn, "inner_join", space, a_keys, b_keys, a_out, b_out,
                                            "a_out", "b_out", comp);
 }
@@ -50,6 +54,10 @@ std::int64_t left_join(const ExecSpace& space, const AKeys& a_keys, const BKeys&
   const Impl::Region region(fn);
   Impl::check_join_outputs<true, ExecSpace>(fn, a_keys, b_keys, a_out, b_out);
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::join_bound(std::int64_t(a_keys.extent(0)), std::int64_t(b_keys.extent(0)),
+                            std::int64_t(std::min(a_out.extent(0), b_out.extent(0))));
+  });
   return Impl::join_dispatch<true, false>(fn, "left_join", space, a_keys, b_keys, a_out, b_out,
                                           "a_out", "b_out", comp);
 }
@@ -63,6 +71,10 @@ std::int64_t right_join(const ExecSpace& space, const AKeys& a_keys, const BKeys
   const Impl::Region region(fn);
   Impl::check_join_outputs<true, ExecSpace>(fn, a_keys, b_keys, a_out, b_out);
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::join_bound(std::int64_t(a_keys.extent(0)), std::int64_t(b_keys.extent(0)),
+                            std::int64_t(std::min(a_out.extent(0), b_out.extent(0))));
+  });
   return Impl::join_dispatch<true, false>(fn, "right_join", space, b_keys, a_keys, b_out, a_out,
                                           "b_out", "a_out", comp);
 }
@@ -76,6 +88,10 @@ std::int64_t full_outer_join(const ExecSpace& space, const AKeys& a_keys, const 
   const Impl::Region region(fn);
   Impl::check_join_outputs<true, ExecSpace>(fn, a_keys, b_keys, a_out, b_out);
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::join_bound(std::int64_t(a_keys.extent(0)), std::int64_t(b_keys.extent(0)),
+                            std::int64_t(std::min(a_out.extent(0), b_out.extent(0))));
+  });
   return Impl::join_dispatch<true, true>(fn, "full_outer_join", space, a_keys, b_keys, a_out, b_out,
                                          "a_out", "b_out", comp);
 }
@@ -93,6 +109,9 @@ std::int64_t join_size(const ExecSpace& space, JoinKind kind, const AKeys& a_key
                        ", not one of JoinKind::inner, left, right and full");
   }
   Impl::check_join_inputs(fn, space, a_keys, b_keys, comp);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::join_bound(std::int64_t(a_keys.extent(0)), std::int64_t(b_keys.extent(0)), 0);
+  });
   Impl::JoinCounts<ExecSpace> w;
   std::array<std::int64_t, 2> sizes{};
   switch (kind) {
@@ -142,6 +161,16 @@ template <class AKeys, class BKeys, class AOut, class BOut, class Comp = less<>,
 std::int64_t full_outer_join(const AKeys& a_keys, const BKeys& b_keys, const AOut& a_out,
                              const BOut& b_out, const Comp& comp = Comp{}) {
   return full_outer_join(typename AOut::execution_space(), a_keys, b_keys, a_out, b_out, comp);
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) of a join of n_a and n_b keys
+/// into outputs of n_out pairs (the shorter output's extent; join_size: 0): 8 bytes per key of
+/// a (b too for the joins that keep b's unmatched keys) and a few bytes per tile. The call
+/// reserves this much before anything runs (Ordo::set_workspace_limit).
+template <class ExecSpace>
+std::size_t join_workspace_bytes(std::size_t n_a, std::size_t n_b, std::size_t n_out) {
+  return Impl::reserved_bytes<ExecSpace>(
+      Impl::join_bound(std::int64_t(n_a), std::int64_t(n_b), std::int64_t(n_out)));
 }
 
 }  // namespace Ordo

@@ -41,6 +41,9 @@ void load_balancing_search(const ExecSpace& space, const Scan& counts_scan,
   Impl::check_no_alias(fn, "out_rank", out_rank, "counts_scan", counts_scan, "out_item", out_item);
   Impl::check_all_reachable<ExecSpace>(fn, "out_item", out_item, "out_rank", out_rank);
   Impl::check_counts_scan(fn, space, counts_scan, outputs);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::merge_path_bound(std::int64_t(counts_scan.extent(0) + outputs));
+  });
   Impl::load_balance("load_balancing_search", space, counts_scan, outputs,
                      Impl::ItemStore<ItemView, RankView>{out_item, out_rank});
 }
@@ -69,6 +72,9 @@ void interval_expand(const ExecSpace& space, const Scan& counts_scan, const Valu
   Impl::check_no_alias(fn, "out", out, "counts_scan", counts_scan, "values", values);
   Impl::check_all_reachable<ExecSpace>(fn, "values", values, "out", out);
   Impl::check_counts_scan(fn, space, counts_scan, out.extent(0));
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::merge_path_bound(std::int64_t(counts_scan.extent(0) + out.extent(0)));
+  });
   Impl::load_balance("interval_expand", space, counts_scan, out.extent(0),
                      Impl::ExpandStore<Values, Out>{values, out});
 }
@@ -91,6 +97,9 @@ void interval_gather(const ExecSpace& space, const Scan& counts_scan, const Star
   Impl::check_all_reachable<ExecSpace>(fn, "starts", starts, "values", values, "out", out);
   Impl::check_counts_scan(fn, space, counts_scan, out.extent(0));
   Impl::check_intervals(fn, space, counts_scan, starts, values.extent(0), out.extent(0));
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::merge_path_bound(std::int64_t(counts_scan.extent(0) + out.extent(0)));
+  });
   Impl::load_balance("interval_gather", space, counts_scan, out.extent(0),
                      Impl::GatherStore<Starts, Values, Out>{starts, values, out});
 }

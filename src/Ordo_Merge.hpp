@@ -29,6 +29,8 @@ void merge(const ExecSpace& space, const AView& a, const BView& b, const OutView
     Impl::check_sorted(fn, "a", space, a, comp);
     Impl::check_sorted(fn, "b", space, b, comp);
   }
+  const Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return Impl::merge_path_bound(std::int64_t(a.extent(0) + b.extent(0))); });
   Impl::merge_dispatch(space, a, b, out, Impl::NoValues{}, comp);
 }
 
@@ -69,6 +71,8 @@ void merge_by_key(const ExecSpace& space, const AKeys& a_keys, const AValues& a_
     Impl::check_sorted(fn, "a_keys", space, a_keys, comp);
     Impl::check_sorted(fn, "b_keys", space, b_keys, comp);
   }
+  const Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return Impl::merge_path_bound(std::int64_t(total)); });
   Impl::merge_dispatch(
       space, a_keys, b_keys, out_keys,
       Impl::MergeValues<AValues, BValues, OutValues>{a_values, b_values, out_values}, comp);
@@ -106,6 +110,16 @@ KOKKOS_INLINE_FUNCTION void merge_team(const Member& member, const AView& a, con
 /// Scratch bytes merge_team needs from the caller: none.
 constexpr std::size_t merge_team_scratch_size(std::size_t /*a_size*/, std::size_t /*b_size*/) {
   return 0;
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) of the merge-path calls over
+/// `total` elements: merge and merge_by_key (both inputs), sorted_search and
+/// sorted_equality_count (both inputs), lower_bound and upper_bound (haystack and needles), the
+/// load-balancing search, interval_expand and interval_gather (the scan and the outputs). A few
+/// bytes per tile; the call reserves this much before anything runs (Ordo::set_workspace_limit).
+template <class ExecSpace>
+std::size_t merge_workspace_bytes(std::size_t total) {
+  return Impl::reserved_bytes<ExecSpace>(Impl::merge_path_bound(std::int64_t(total)));
 }
 
 }  // namespace Ordo

@@ -26,6 +26,9 @@ template <class ExecSpace, class Map, class KeyView, class ValueView,
 std::int64_t retrieve_all(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                           const ValueView& values_out) {
   const Impl::Region region("Ordo::retrieve_all");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(map.capacity()));
+  });
   return Impl::retrieve_and_count<true>("Ordo::retrieve_all", space, map, keys_out, values_out);
 }
 
@@ -37,6 +40,9 @@ template <class ExecSpace, class Map, class KeyView, class ValueView, class Coun
 void retrieve_all(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                   const ValueView& values_out, const CountView& count) {
   const Impl::Region region("Ordo::retrieve_all");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(map.capacity()));
+  });
   Impl::retrieve_to_count<true>("Ordo::retrieve_all", space, map, keys_out, values_out, count);
 }
 
@@ -47,6 +53,9 @@ template <class ExecSpace, class Set, class KeyView,
                            int> = 0>
 std::int64_t retrieve_all(const ExecSpace& space, const Set& set, const KeyView& keys_out) {
   const Impl::Region region("Ordo::retrieve_all");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(set.capacity()));
+  });
   return Impl::retrieve_and_count<true>("Ordo::retrieve_all", space, set, keys_out,
                                         Impl::NoMapValues<Set>());
 }
@@ -58,6 +67,9 @@ template <class ExecSpace, class Set, class KeyView, class CountView,
 void retrieve_all(const ExecSpace& space, const Set& set, const KeyView& keys_out,
                   const CountView& count) {
   const Impl::Region region("Ordo::retrieve_all");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(set.capacity()));
+  });
   Impl::retrieve_to_count<true>("Ordo::retrieve_all", space, set, keys_out,
                                 Impl::NoMapValues<Set>(), count);
 }
@@ -70,6 +82,9 @@ template <class ExecSpace, class Map, class KeyView, class ValueView,
 std::int64_t retrieve_all_unordered(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                                     const ValueView& values_out) {
   const Impl::Region region("Ordo::retrieve_all_unordered");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all_unordered", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(map.capacity()));
+  });
   return Impl::retrieve_and_count<false>("Ordo::retrieve_all_unordered", space, map, keys_out,
                                          values_out);
 }
@@ -81,6 +96,9 @@ template <class ExecSpace, class Map, class KeyView, class ValueView, class Coun
 void retrieve_all_unordered(const ExecSpace& space, const Map& map, const KeyView& keys_out,
                             const ValueView& values_out, const CountView& count) {
   const Impl::Region region("Ordo::retrieve_all_unordered");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all_unordered", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(map.capacity()));
+  });
   Impl::retrieve_to_count<false>("Ordo::retrieve_all_unordered", space, map, keys_out, values_out,
                                  count);
 }
@@ -92,6 +110,9 @@ template <class ExecSpace, class Set, class KeyView,
 std::int64_t retrieve_all_unordered(const ExecSpace& space, const Set& set,
                                     const KeyView& keys_out) {
   const Impl::Region region("Ordo::retrieve_all_unordered");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all_unordered", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(set.capacity()));
+  });
   return Impl::retrieve_and_count<false>("Ordo::retrieve_all_unordered", space, set, keys_out,
                                          Impl::NoMapValues<Set>());
 }
@@ -103,6 +124,9 @@ template <class ExecSpace, class Set, class KeyView, class CountView,
 void retrieve_all_unordered(const ExecSpace& space, const Set& set, const KeyView& keys_out,
                             const CountView& count) {
   const Impl::Region region("Ordo::retrieve_all_unordered");
+  const Impl::WorkspaceReservation reservation("Ordo::retrieve_all_unordered", space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(set.capacity()));
+  });
   Impl::retrieve_to_count<false>("Ordo::retrieve_all_unordered", space, set, keys_out,
                                  Impl::NoMapValues<Set>(), count);
 }

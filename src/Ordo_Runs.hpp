@@ -41,6 +41,9 @@ void unique(const ExecSpace& space, const InView& in, const OutView& out, const 
   const Impl::Region region(fn);
   Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "out", out);
   Impl::check_compaction<ExecSpace>(fn, in, out, "count", count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   Impl::unique_dispatch(fn, space, in, out, comp, count);
 }
 
@@ -53,6 +56,9 @@ std::int64_t unique(const ExecSpace& space, const InView& in, const OutView& out
   constexpr const char* fn = "Ordo::unique";
   const Impl::Region region(fn);
   Impl::check_compaction<ExecSpace>(fn, in, out);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::unique_dispatch(fn, space, in, out, comp, count);
   return Impl::size_checked(fn, space, count, out.extent(0), "out");
@@ -80,6 +86,9 @@ void unique_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
                                     "keys_out", keys_out, "values_out", values_out);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(keys.extent(0)));
+  });
   Impl::compact_dispatch(
       space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
       Impl::EmitKeyValue<KeyView, ValueView, KeyOut, ValueOut>{keys, values, keys_out, values_out},
@@ -97,6 +106,9 @@ std::int64_t unique_by_key(const ExecSpace& space, const KeyView& keys, const Va
   constexpr const char* fn = "Ordo::unique_by_key";
   const Impl::Region region(fn);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(keys.extent(0)));
+  });
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::compact_dispatch(
       space, keys.extent(0), Impl::SelectRunHead<KeyView, Comp>{keys, comp},
@@ -138,6 +150,10 @@ void reduce_by_key(const ExecSpace& space, const KeyView& keys, const ValueView&
                                     "keys_out", keys_out, "values_out", values_out);
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out", "count",
                                 count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, typename ValueView::non_const_value_type>(
+        std::int64_t(keys.extent(0)));
+  });
   Impl::reduce_by_key_dispatch(fn, space, keys, values, keys_out, values_out, op, comp, count);
 }
 
@@ -155,6 +171,10 @@ std::int64_t reduce_by_key(const ExecSpace& space, const KeyView& keys, const Va
                                      typename ValueView::non_const_value_type>,
                 "Ordo::reduce_by_key: values_out's elements must be assignable from values'");
   Impl::check_by_key<ExecSpace>(fn, keys, values, keys_out, values_out, "values_out");
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, typename ValueView::non_const_value_type>(
+        std::int64_t(keys.extent(0)));
+  });
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::reduce_by_key_dispatch(fn, space, keys, values, keys_out, values_out, op, comp, count);
   return Impl::size_checked(fn, space, count, std::min(keys_out.extent(0), values_out.extent(0)),
@@ -185,6 +205,9 @@ void run_length_encode(const ExecSpace& space, const InView& in, const UniqueOut
   Impl::check_runs_count<ExecSpace>(fn, count, in.extent(0), "in", in, "unique_out", unique_out,
                                     "counts_out", counts_out);
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out, "count", count);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   Impl::run_length_encode_dispatch(fn, space, in, unique_out, counts_out, comp, count);
 }
 
@@ -198,6 +221,9 @@ std::int64_t run_length_encode(const ExecSpace& space, const InView& in,
   constexpr const char* fn = "Ordo::run_length_encode";
   const Impl::Region region(fn);
   Impl::check_run_length_encode<ExecSpace>(fn, in, unique_out, counts_out);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
+  });
   const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
   Impl::run_length_encode_dispatch(fn, space, in, unique_out, counts_out, comp, count);
   return Impl::size_checked(fn, space, count, std::min(unique_out.extent(0), counts_out.extent(0)),
@@ -238,6 +264,16 @@ void bin_offsets(const ExecSpace& space, const KeyView& sorted_keys, const Offse
 template <class KeyView, class OffsetView, std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
 void bin_offsets(const KeyView& sorted_keys, const OffsetView& offsets) {
   bin_offsets(typename OffsetView::execution_space(), sorted_keys, offsets);
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) of the compactions over n
+/// elements: copy_if, copy_if_unordered, copy_flagged, retrieve_all (n: the map's capacity),
+/// unique, unique_by_key, run_length_encode, and reduce_by_key with values of type Value (void:
+/// the others). A few bytes per tile, and on CUDA the vendor library's storage; the call reserves
+/// this much before anything runs (Ordo::set_workspace_limit).
+template <class ExecSpace, class Value = void>
+std::size_t compaction_workspace_bytes(std::size_t n) {
+  return Impl::reserved_bytes<ExecSpace>(Impl::compaction_bound<ExecSpace, Value>(std::int64_t(n)));
 }
 
 }  // namespace Ordo

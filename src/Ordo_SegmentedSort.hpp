@@ -8,10 +8,13 @@
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/device/Ordo_SegmentedSortImpl.hpp>
+#include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace Ordo {
@@ -30,6 +33,11 @@ void segmented_sort(const ExecSpace& space, const KeyView& keys, const OffsetVie
   constexpr const char* fn = "Ordo::segmented_sort";
   const Impl::Region region(fn);
   Impl::check_segmented<ExecSpace>(fn, keys, offsets);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::segmented_sort_bound<ExecSpace, typename KeyView::non_const_value_type, void,
+                                      Comp>(keys.extent(0), std::int64_t(offsets.extent(0)) - 1,
+                                            false);
+  });
   Impl::segmented_sort(fn, space, keys, offsets, comp, Impl::SortOptions{});
 }
 
@@ -51,6 +59,11 @@ void segmented_sort_by_key(const ExecSpace& space, const KeyView& keys, const Va
   constexpr const char* fn = "Ordo::segmented_sort_by_key";
   const Impl::Region region(fn);
   Impl::check_segmented_by_key<ExecSpace>(fn, keys, values, offsets);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::segmented_sort_bound<ExecSpace, typename KeyView::non_const_value_type,
+                                      typename ValueView::non_const_value_type, Comp>(
+        keys.extent(0), std::int64_t(offsets.extent(0)) - 1, false);
+  });
   Impl::segmented_sort_by_key(fn, space, keys, values, offsets, comp, Impl::SortOptions{});
 }
 
@@ -74,6 +87,11 @@ void stable_segmented_sort_by_key(const ExecSpace& space, const KeyView& keys,
   constexpr const char* fn = "Ordo::stable_segmented_sort_by_key";
   const Impl::Region region(fn);
   Impl::check_segmented_by_key<ExecSpace>(fn, keys, values, offsets);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::segmented_sort_bound<ExecSpace, typename KeyView::non_const_value_type,
+                                      typename ValueView::non_const_value_type, Comp>(
+        keys.extent(0), std::int64_t(offsets.extent(0)) - 1, true);
+  });
   Impl::stable_segmented_sort_by_key(fn, space, keys, values, offsets, comp, Impl::SortOptions{});
 }
 
@@ -86,6 +104,19 @@ void stable_segmented_sort_by_key(const KeyView& keys, const ValueView& values,
   const ExecSpace space;
   stable_segmented_sort_by_key(space, keys, values, offsets, comp);
   space.fence("Ordo::stable_segmented_sort_by_key: fence");
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) that one segmented sort of n
+/// keys of type Key in `segments` segments takes: Value void, segmented_sort; otherwise
+/// segmented_sort_by_key with values of type Value, or with stable,
+/// stable_segmented_sort_by_key. The call reserves this much before anything runs
+/// (Ordo::set_workspace_limit). Host backends sort segments longer than 16 records in buffers of
+/// their own, per thread, outside the workspace.
+template <class ExecSpace, class Key, class Value = void, class Comp = less<>>
+std::size_t segmented_sort_workspace_bytes(std::size_t n, std::size_t segments,
+                                           bool stable = false) {
+  return Impl::reserved_bytes<ExecSpace>(Impl::segmented_sort_bound<ExecSpace, Key, Value, Comp>(
+      std::int64_t(n), std::int64_t(segments), stable));
 }
 
 }  // namespace Ordo

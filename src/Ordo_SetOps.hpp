@@ -50,6 +50,9 @@ struct SetOperation {
                           const OutView& out, const Comp& comp = Comp{}) const {
     const Impl::Region region(name);
     Impl::check_set_operation(name, space, a, b, out, comp);
+    const Impl::WorkspaceReservation reservation(name, space, [&] {
+      return Impl::set_operation_bound(space, std::int64_t(a.extent(0)), std::int64_t(b.extent(0)));
+    });
     const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
     Impl::set_op_dispatch<Op>(algo, space, a, b, Impl::SetKeysEmit<OutView>{out}, count, comp);
     return Impl::size_checked(name, space, count, out.extent(0), "out");
@@ -67,6 +70,9 @@ struct SetOperation {
     Impl::check_index_output<ExecSpace>(name, "count", count, 1, a.extent(0) + b.extent(0));
     Impl::check_no_alias(name, "count", count, "a", a, "b", b, "out", out);
     Impl::check_set_operation(name, space, a, b, out, comp);
+    const Impl::WorkspaceReservation reservation(name, space, [&] {
+      return Impl::set_operation_bound(space, std::int64_t(a.extent(0)), std::int64_t(b.extent(0)));
+    });
     Impl::set_op_dispatch<Op>(algo, space, a, b, Impl::SetKeysEmit<OutView>{out}, count, comp);
   }
 
@@ -104,6 +110,10 @@ struct SetOperationByKey {
                          "a_values", a_values, "b_values", b_values, "out_keys", out_keys);
     Impl::check_no_alias(name, "out_keys", out_keys, "a_values", a_values, "b_values", b_values);
     Impl::check_set_operation(name, space, a_keys, b_keys, out_keys, comp);
+    const Impl::WorkspaceReservation reservation(name, space, [&] {
+      return Impl::set_operation_bound(space, std::int64_t(a_keys.extent(0)),
+                                       std::int64_t(b_keys.extent(0)));
+    });
     const auto count = Impl::workspace<std::int64_t>(space, 1, Impl::WorkspaceSlot::counts);
     Impl::set_op_dispatch<Op>(algo, space, a_keys, b_keys,
                               Impl::SetPairsEmit<OutKeys, AValues, BValues, OutValues>{
@@ -162,6 +172,16 @@ KOKKOS_INLINE_FUNCTION std::int64_t set_intersection_team(const Member& member, 
                                                           const BView& b, const OutView& out,
                                                           const Comp& comp = Comp{}) {
   return Impl::team_set_intersection(member, a, b, out, comp);
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) of a set operation of n_a and n_b
+/// keys (any of the six, with or without values): a few bytes per tile on device backends; on
+/// host backends 8 bytes per key of both inputs. The call reserves this much before anything runs
+/// (Ordo::set_workspace_limit).
+template <class ExecSpace>
+std::size_t set_operation_workspace_bytes(std::size_t n_a, std::size_t n_b) {
+  return Impl::reserved_bytes<ExecSpace>(
+      Impl::set_operation_bound(ExecSpace(), std::int64_t(n_a), std::int64_t(n_b)));
 }
 
 }  // namespace Ordo

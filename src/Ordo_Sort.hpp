@@ -8,11 +8,13 @@
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/device/Ordo_PermutationImpl.hpp>
+#include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 #include <impl/team/Ordo_TileSort.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -25,8 +27,13 @@ namespace Ordo {
 template <class ExecSpace, class KeyView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
 void sort(const ExecSpace& space, const KeyView& keys, const Comp& comp = Comp{}) {
-  const Impl::Region region("Ordo::sort");
-  Impl::check_sort_keys<ExecSpace>("Ordo::sort", keys);
+  constexpr const char* fn = "Ordo::sort";
+  const Impl::Region region(fn);
+  Impl::check_sort_keys<ExecSpace>(fn, keys);
+  using Key = typename KeyView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::sort_bound<ExecSpace, Key, void, Comp>(keys.extent(0), false);
+  });
   Impl::sort(space, keys, comp, Impl::SortOptions{});
 }
 
@@ -74,6 +81,11 @@ void sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& v
   const Impl::Region region(fn);
   Impl::check_sort_keys<ExecSpace>(fn, keys);
   Impl::check_sort_values<ExecSpace>(fn, keys, values);
+  using Key = typename KeyView::non_const_value_type;
+  using Value = typename ValueView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::sort_bound<ExecSpace, Key, Value, Comp>(keys.extent(0), false);
+  });
   Impl::sort_by_key(space, keys, values, comp, Impl::SortOptions{});
 }
 
@@ -97,6 +109,11 @@ void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const Value
   const Impl::Region region(fn);
   Impl::check_sort_keys<ExecSpace>(fn, keys);
   Impl::check_sort_values<ExecSpace>(fn, keys, values);
+  using Key = typename KeyView::non_const_value_type;
+  using Value = typename ValueView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::sort_bound<ExecSpace, Key, Value, Comp>(keys.extent(0), true);
+  });
   Impl::stable_sort_by_key(space, keys, values, comp, Impl::SortOptions{});
 }
 
@@ -124,6 +141,10 @@ void sort_permutation(const ExecSpace& space, const KeyView& keys, const PermVie
                                       keys.extent(0) ? keys.extent(0) - 1 : 0);
   Impl::check_no_alias(fn, "perm", perm, "keys", keys);
   Impl::check_sort_size(fn, keys);
+  using Key = typename KeyView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::sort_bound<ExecSpace, Key, void, Comp>(keys.extent(0), true);
+  });
   Impl::stable_permutation(space, keys, perm, Impl::NoEnd{}, comp, Impl::SortOptions{});
 }
 
@@ -159,6 +180,11 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
    ...);
   (Impl::check_no_alias(fn, "a permuted View", views, "perm", perm), ...);
   Impl::check_no_alias_among(fn, "permuted Views", views...);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return (
+        Impl::slot_bytes<typename Views::non_const_value_type>(views.extent(0) * views.extent(1)) +
+        ...);
+  });
   if constexpr (Impl::debug_checks) Impl::check_permutation_range(fn, space, perm);
   Impl::apply_permutation_impl(space, perm, views...);
 }
@@ -170,6 +196,17 @@ void apply_permutation(const PermView& perm, const Views&... views) {
   const ExecSpace space;
   apply_permutation(space, perm, views...);
   space.fence("Ordo::apply_permutation: fence");
+}
+
+/// An upper bound of the workspace bytes (in ExecSpace's memory) that one sort of n keys of type
+/// Key takes: Value void, sort; otherwise sort_by_key with values of type Value; stable:
+/// stable_sort_by_key, or sort_permutation where Value is void. The call reserves this much
+/// before anything runs (Ordo::set_workspace_limit). Queries the vendor library's storage
+/// size where the sort takes it (no kernel runs).
+template <class ExecSpace, class Key, class Value = void, class Comp = less<>>
+std::size_t sort_workspace_bytes(std::size_t n, bool stable = false) {
+  return Impl::reserved_bytes<ExecSpace>(
+      Impl::sort_bound<ExecSpace, Key, Value, Comp>(std::int64_t(n), stable));
 }
 
 // ---- team level ----------------------------------------------------------------------------

@@ -33,6 +33,8 @@ void sorted_search(const ExecSpace& space, const AView& a, const BView& b, const
   Impl::check_no_alias(fn, "a_index", a_index, "a", a, "b", b);
   Impl::check_all_reachable<ExecSpace>(fn, "a_index", a_index);
   Impl::check_search_inputs(fn, space, a, b, comp);
+  const Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return Impl::merge_path_bound(std::int64_t(a.extent(0) + b.extent(0))); });
   Impl::index_search(space, a, b, a_index, bounds, comp);
 }
 
@@ -56,6 +58,8 @@ void sorted_search(const ExecSpace& space, const AView& a, const BView& b,
                        outputs.a_match, "b_index", outputs.b_index, "b_match", outputs.b_match);
   Impl::check_all_reachable<ExecSpace>(fn, "counts", counts);
   Impl::check_complete_search(fn, space, a, b, outputs, comp);
+  const Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return Impl::merge_path_bound(std::int64_t(a.extent(0) + b.extent(0))); });
   Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
 }
 
@@ -70,6 +74,9 @@ MatchCounts sorted_search(const ExecSpace& space, const AView& a, const BView& b
                           const Comp& comp = Comp{}) {
   const Impl::Region region("Ordo::sorted_search");
   Impl::check_complete_search("Ordo::sorted_search", space, a, b, outputs, comp);
+  const Impl::WorkspaceReservation reservation("Ordo::sorted_search", space, [&] {
+    return Impl::merge_path_bound(std::int64_t(a.extent(0) + b.extent(0)));
+  });
   const auto counts = Impl::workspace<std::int64_t>(space, 2, Impl::WorkspaceSlot::counts);
   Impl::complete_search(space, a, b, outputs, bounds, counts, comp);
   const auto host = Impl::read_back<2>(space, counts, "Ordo::sorted_search: fence");
@@ -110,6 +117,8 @@ void sorted_equality_count(const ExecSpace& space, const AView& a, const BView& 
   Impl::check_no_alias(fn, "counts", counts, "a", a, "b", b);
   Impl::check_all_reachable<ExecSpace>(fn, "counts", counts);
   Impl::check_search_inputs(fn, space, a, b, comp);
+  const Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return Impl::merge_path_bound(std::int64_t(a.extent(0) + b.extent(0))); });
   Impl::equality_count(space, a, b, counts, comp);
 }
 
@@ -132,6 +141,9 @@ template <class ExecSpace, class Haystack, class Needles, class Out, class Comp 
 void lower_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
                  const Out& out, const Comp& comp = Comp{}) {
   const Impl::Region region("Ordo::lower_bound");
+  const Impl::WorkspaceReservation reservation("Ordo::lower_bound", space, [&] {
+    return Impl::merge_path_bound(std::int64_t(haystack.extent(0) + needles.extent(0)));
+  });
   Impl::binary_search_all<false>("Ordo::lower_bound", "Ordo::lower_bound::search", space, haystack,
                                  needles, out, comp);
 }
@@ -143,6 +155,9 @@ template <class ExecSpace, class Haystack, class Needles, class Out, class Comp 
 void upper_bound(const ExecSpace& space, const Haystack& haystack, const Needles& needles,
                  const Out& out, const Comp& comp = Comp{}) {
   const Impl::Region region("Ordo::upper_bound");
+  const Impl::WorkspaceReservation reservation("Ordo::upper_bound", space, [&] {
+    return Impl::merge_path_bound(std::int64_t(haystack.extent(0) + needles.extent(0)));
+  });
   Impl::binary_search_all<true>("Ordo::upper_bound", "Ordo::upper_bound::search", space, haystack,
                                 needles, out, comp);
 }

@@ -12,6 +12,12 @@
 // then replaces the buffer (one allocation). Buffers are released before Kokkos::finalize, or by
 // Ordo::release_workspaces().
 //
+// A cap on the bytes held in a memory space (Ordo::set_workspace_limit) is kept by the public
+// calls: each reserves an upper bound of what it will take (its family's *_workspace_bytes query)
+// before anything runs (WorkspaceReservation), which throws if the buffers of other instances and
+// host threads leave too little, and frees the calling instance and thread's own buffers first if
+// they are in the way. Under a cap, buffers grow to what is asked, not twice that.
+//
 // A buffer is named by a slot: a value of an enum of its owner's. The core's calls name theirs in
 // WorkspaceSlot; a subpackage declares an enum of its own (packages/mpi: MPISlot), and so does a
 // call that needs a slot per argument (apply_permutation: PermutationSlot). Slots of different
@@ -21,9 +27,13 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -43,6 +53,7 @@ struct WorkspaceRegistry {
   using Key = std::tuple<std::uintptr_t, std::thread::id, const void*, int>;
   std::map<Key, Kokkos::View<std::byte*, MemorySpace>> buffers;
   bool hook_installed = false;
+  std::atomic<std::size_t> limit{std::numeric_limits<std::size_t>::max()};
 
   static WorkspaceRegistry& get() {
     static WorkspaceRegistry registry;
@@ -54,8 +65,16 @@ struct WorkspaceRegistry {
   }
   std::size_t bytes() {
     std::lock_guard<std::mutex> lock(mutex);
+    return held();
+  }
+  // The bytes held (the caller holds the mutex); of one instance and thread with `owner`.
+  std::size_t held(const std::pair<std::uintptr_t, std::thread::id>* owner = nullptr) const {
     std::size_t total = 0;
-    for (const auto& entry : buffers) total += entry.second.extent(0);
+    for (const auto& [key, buffer] : buffers) {
+      if (!owner || (std::get<0>(key) == owner->first && std::get<1>(key) == owner->second)) {
+        total += buffer.extent(0);
+      }
+    }
     return total;
   }
 };
@@ -143,19 +162,108 @@ WorkspaceView<T, ExecSpace, MemorySpace> workspace(const ExecSpace& space, std::
   }
   auto& buffer = registry.buffers[key];
   if (buffer.extent(0) < bytes) {
+    // Under a cap: what is asked, and only within the cap (the call's reservation made room: a
+    // call that gets here past the cap took more than its family's query says).
+    const std::size_t others = registry.held() - buffer.extent(0);
+    const std::size_t limit = registry.limit.load();
+    const bool capped = limit != std::numeric_limits<std::size_t>::max();
+    if (capped && others + bytes > limit) {
+      throw std::runtime_error("Ordo: the workspace limit of " + std::to_string(limit) +
+                               " bytes in " + MemorySpace::name() + " leaves " +
+                               std::to_string(limit - std::min(others, limit)) +
+                               " bytes, a buffer of " + std::to_string(bytes) +
+                               " was asked beyond the call's reservation (please report)");
+    }
     if (buffer.extent(0) > 0) space.fence("Ordo::workspace: fence before the buffer grows");
     buffer = Kokkos::View<std::byte*, MemorySpace>();
+    const std::size_t grown = capped ? bytes : 2 * bytes;
     try {
       buffer = Kokkos::View<std::byte*, MemorySpace>(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::workspace"), 2 * bytes);
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::workspace"), grown);
     } catch (const std::exception& e) {
-      throw std::runtime_error("Ordo: could not allocate " + std::to_string(2 * bytes) +
+      throw std::runtime_error("Ordo: could not allocate " + std::to_string(grown) +
                                " bytes of workspace in " + MemorySpace::name() +
                                "; the call's inputs are unchanged (" + e.what() + ")");
     }
   }
   return WorkspaceView<T, ExecSpace, MemorySpace>(reinterpret_cast<T*>(buffer.data()), count);
 }
+
+// The bytes workspace<T>(space, count, slot) asks of its slot (the query functions' unit).
+template <class T>
+constexpr std::size_t slot_bytes(std::int64_t count) {
+  return std::size_t(count > 0 ? count : 0) * sizeof(T) + alignof(std::max_align_t);
+}
+
+// The bytes of the 8-byte words of a tiled pass over n elements, tiles of at least 128 (every
+// tiled kernel's tiles are larger on every backend: the bound of the look-back words, partitions
+// and tile counts).
+inline std::size_t tile_words_bytes(std::int64_t n) {
+  return slot_bytes<std::uint64_t>(n / 128 + 3);
+}
+
+// What a call reserves for `bound` bytes of workspace: on backends whose pinned host memory is
+// their own memory (host backends), also the slot of the counts read back.
+template <class ExecSpace>
+std::size_t reserved_bytes(std::size_t bound) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  constexpr bool shared = std::is_same_v<Kokkos::SharedHostPinnedSpace, MemorySpace>;
+  return bound + (shared ? slot_bytes<std::int64_t>(64) : 0);
+}
+
+// The calling host thread's depth of public calls (a call inside a call reserves nothing).
+inline thread_local int reservation_depth = 0;
+
+// Reserves bound() bytes (reserved_bytes; asked only under a limit, so that calls without one
+// pay nothing for it) of workspace in ExecSpace's memory for one public call, before anything
+// runs: under a limit, throws std::runtime_error (`fn`: needed, held elsewhere, the
+// limit) if the buffers of other instances and host threads leave less, and frees this instance and
+// thread's own buffers (after a fence of `space`) where keeping them would pass the limit.
+template <class ExecSpace>
+class WorkspaceReservation {
+ public:
+  template <class Bound>
+  WorkspaceReservation(const char* fn, const ExecSpace& space, const Bound& bound) {
+    using MemorySpace = typename ExecSpace::memory_space;
+    auto& registry = WorkspaceRegistry<MemorySpace>::get();
+    if (reservation_depth == 0 &&
+        registry.limit.load() != std::numeric_limits<std::size_t>::max()) {
+      reserve(fn, space, registry, reserved_bytes<ExecSpace>(bound()));
+    }
+    ++reservation_depth;  // after anything that throws: no destructor runs then
+  }
+  ~WorkspaceReservation() { --reservation_depth; }
+  WorkspaceReservation(const WorkspaceReservation&) = delete;
+  WorkspaceReservation& operator=(const WorkspaceReservation&) = delete;
+
+ private:
+  template <class Registry>
+  static void reserve(const char* fn, const ExecSpace& space, Registry& registry,
+                      std::size_t bytes) {
+    using MemorySpace = typename ExecSpace::memory_space;
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    const std::size_t limit = registry.limit.load();
+    const std::pair<std::uintptr_t, std::thread::id> owner{instance_key(space),
+                                                           std::this_thread::get_id()};
+    const std::size_t total = registry.held(), own = registry.held(&owner);
+    if (total - own + bytes > limit) {
+      throw std::runtime_error(
+          std::string(fn) + ": needs up to " + std::to_string(bytes) + " bytes of workspace in " +
+          MemorySpace::name() + ", over the limit of " + std::to_string(limit) + " with " +
+          std::to_string(total - own) +
+          " held by other instances and threads (Ordo::set_workspace_limit); nothing ran and "
+          "the inputs are unchanged");
+    }
+    if (total + bytes > limit && own > 0) {
+      space.fence("Ordo::workspace: fence before the buffers are freed under the limit");
+      for (auto it = registry.buffers.begin(); it != registry.buffers.end();) {
+        const bool mine =
+            std::get<0>(it->first) == owner.first && std::get<1>(it->first) == owner.second;
+        it = mine ? registry.buffers.erase(it) : std::next(it);
+      }
+    }
+  }
+};
 
 // counts(0, K) on the host: one asynchronous copy into the instance's pinned host slot
 // (Kokkos::SharedHostPinnedSpace), then one fence of `space` labelled `fence`.
@@ -219,6 +327,29 @@ void release_workspaces() {
 template <class MemorySpace>
 std::size_t workspace_bytes() {
   return Impl::WorkspaceRegistry<MemorySpace>::get().bytes();
+}
+
+/// Caps the workspace Ordo holds in MemorySpace at `bytes`, over every instance and host thread
+/// (std::numeric_limits<std::size_t>::max(), the default: no cap). Each call first reserves what
+/// its family's query says it may take (sort_workspace_bytes, segmented_sort_workspace_bytes,
+/// merge_workspace_bytes, compaction_workspace_bytes, set_operation_workspace_bytes,
+/// join_workspace_bytes; apply_permutation: its Views' bytes) and throws std::runtime_error before
+/// anything runs, inputs unchanged, where the buffers held by other instances and threads leave
+/// less; the calling instance and thread's own buffers are freed (after a fence of its instance)
+/// where they are in the way. Under a cap, buffers grow to what a call asks rather than twice
+/// that. Buffers already held are not freed by a lower cap (release_workspaces frees them).
+/// Synchronization: none; set it with no Ordo call in flight.
+template <class MemorySpace>
+void set_workspace_limit(std::size_t bytes) {
+  auto& registry = Impl::WorkspaceRegistry<MemorySpace>::get();
+  registry.limit.store(bytes);
+}
+
+/// The cap set by set_workspace_limit<MemorySpace> (std::numeric_limits<std::size_t>::max():
+/// none).
+template <class MemorySpace>
+std::size_t workspace_limit() {
+  return Impl::WorkspaceRegistry<MemorySpace>::get().limit.load();
 }
 
 }  // namespace Ordo

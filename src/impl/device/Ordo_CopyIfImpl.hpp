@@ -205,6 +205,19 @@ std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int6
   return count;
 }
 
+// An upper bound of the workspace of the compactions and the runs calls over n elements of
+// values of type V (void: none): the count, the compaction's look-back words and tile counts,
+// reduce_by_key's words and carries, and on CUDA the vendor's temporary storage (its tile states
+// and a few hundred bytes of its own, under 32 bytes per 128 elements).
+template <class ExecSpace, class V>
+std::size_t compaction_bound(std::int64_t n) {
+  std::int64_t carry_words = 1;
+  if constexpr (!std::is_void_v<V>) carry_words = (sizeof(V) + 7) / 8;
+  std::size_t bytes = slot_bytes<std::int64_t>(1) + tile_words_bytes(n) * (2 + 2 * carry_words);
+  if constexpr (is_cuda_space_v<ExecSpace>) bytes += slot_bytes<std::byte>(n / 4 + 4096);
+  return bytes;
+}
+
 }  // namespace Ordo::Impl
 
 #endif

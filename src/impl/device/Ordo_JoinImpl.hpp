@@ -92,6 +92,16 @@ struct SUnmatched {
   }
 };
 
+// An upper bound of the workspace of a join of m and n elements into outputs of `outputs`
+// elements: the counts, with S's unmatched (n) where a join keeps them; the partitions of the
+// search and of the expansion, the scans' look-back words.
+inline std::size_t join_bound(std::int64_t m, std::int64_t n, std::int64_t outputs) {
+  return 2 * slot_bytes<std::int64_t>(m) + slot_bytes<std::int64_t>(m + 1) +
+         slot_bytes<std::int64_t>(n) + slot_bytes<std::int64_t>(n + 1) +
+         tile_words_bytes(std::max(m + n, m + 1 + outputs)) +
+         2 * tile_words_bytes(std::max(m, n) + 1);
+}
+
 // Counts the outputs of the join of p and s (P's unmatched kept with KeepP, S's with KeepS).
 // Returns {P's outputs, S's unmatched}; fences `space`.
 template <bool KeepP, bool KeepS, class ExecSpace, class PView, class SView, class Comp>

@@ -162,6 +162,12 @@ std::int64_t host_chunk_count(const ExecSpace& space, std::int64_t total) {
   return threads < most ? threads : most;
 }
 
+// An upper bound of the workspace of the merge-path calls over `total` elements of both inputs
+// (merge, the sorted searches, the load-balancing search): the partition and two counts.
+inline std::size_t merge_path_bound(std::int64_t total) {
+  return tile_words_bytes(total) + slot_bytes<std::int64_t>(2);
+}
+
 }  // namespace Ordo::Impl
 
 #endif

@@ -190,6 +190,21 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
                decltype(words), Count, Comp>{a, b, emit, cuts, words, count, tiles, comp});
 }
 
+// An upper bound of the workspace of a set operation of m and n elements (and the count).
+template <class ExecSpace>
+std::size_t set_operation_bound(const ExecSpace& space, std::int64_t m, std::int64_t n) {
+  const std::int64_t total = m + n;
+  std::size_t bytes = slot_bytes<std::int64_t>(1);
+  if (total == 0) return bytes;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    const std::int64_t pieces = host_chunk_count(space, total);
+    return bytes + slot_bytes<std::int64_t>(total + pieces) + slot_bytes<std::int64_t>(pieces + 1);
+  } else {
+    (void)space;
+    return bytes + 3 * tile_words_bytes(total);
+  }
+}
+
 // ---- argument checks and the returned size (Ordo_SetOps.hpp)
 
 template <class ExecSpace, class AView, class BView, class OutView, class Comp>

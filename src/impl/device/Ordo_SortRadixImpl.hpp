@@ -122,6 +122,21 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
   });
 }
 
+// radix_sort's workspace on n records (the bytes it asks, by the tiles of its ranking).
+template <class ExecSpace, class K, class V>
+std::size_t radix_sort_bound(std::int64_t n) {
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  constexpr bool warp = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
+  constexpr std::int64_t tile =
+      std::int64_t(warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size) *
+      Tuning::radix_items;
+  constexpr int passes = int(8 * sizeof(K)) / radix_bits;
+  const std::int64_t tiles = (n + tile - 1) / tile, vn = std::is_same_v<V, NoValue> ? 0 : n;
+  return 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn) +
+         slot_bytes<std::uint64_t>(tiles * radix_digits + passes) +
+         slot_bytes<std::int64_t>(2 * passes * radix_digits + passes);
+}
+
 }  // namespace Ordo::Impl
 
 #endif

@@ -396,6 +396,34 @@ void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const S
 #endif
 }
 
+// vendor_sort's workspace on n records: the most of its three ways (the staged way's four buffers
+// and the direct way's two with CUB's storage for its double buffer; the into way's storage, in
+// which CUB keeps its own second buffer), CUB asked for the storage of all the keys' bits.
+template <class K, class V>
+std::size_t vendor_sort_bound([[maybe_unused]] std::int64_t n) {
+#if defined(ORDO_CUDA_VENDOR)
+  constexpr bool with_values = !std::is_same_v<V, NoValue>;
+  using CubValue = std::conditional_t<with_values, V, void>;
+  const std::int64_t vn = with_values ? n : 0;
+  K* const keys[2] = {nullptr, nullptr};
+  CubValue* const values[2] = {nullptr, nullptr};
+  const Kokkos::Cuda space;
+  std::size_t both = 0, into = 0;
+  int current = 0;
+  const int bits = int(8 * sizeof(K));
+  CudaSeam::cub_radix_sort("Ordo::sort", nullptr, both, keys, values, current, n, 0, bits, false,
+                           space);
+  CudaSeam::cub_radix_sort_into("Ordo::sort", nullptr, into, keys[0], keys[1], values[0], values[1],
+                                n, 0, bits, false, space);
+  const std::size_t words = slot_bytes<std::int64_t>(2);
+  const std::size_t staged = 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn);
+  return words + std::max(staged + slot_bytes<std::byte>(std::int64_t(both)),
+                          slot_bytes<std::byte>(std::int64_t(into)));
+#else
+  return 0;
+#endif
+}
+
 }  // namespace Ordo::Impl
 
 #endif

@@ -21,6 +21,7 @@
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_SegmentedSortImpl.hpp>
+#include <impl/device/Ordo_SortBounds.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -33,6 +34,25 @@ namespace Ordo::KokkosKernels::Impl {
 
 enum class KokkosKernelsSlot : int { row_starts, heads, total };
 
+// The value type of sort_rows' values: void without.
+template <class... Values>
+struct ValueOf {
+  using type = void;
+};
+template <class Values>
+struct ValueOf<Values> {
+  using type = typename Values::non_const_value_type;
+};
+
+// The workspace bound of sort_rows: the segmented sort's.
+template <class ExecSpace, class Entries, class... Values, class RowMap>
+std::size_t sort_rows_bound(const RowMap& rowmap, const Entries& entries) {
+  using Value = typename ValueOf<Values...>::type;
+  return Ordo::Impl::segmented_sort_bound<ExecSpace, typename Entries::non_const_value_type, Value,
+                                          Ordo::less<>>(std::int64_t(entries.extent(0)),
+                                                        std::int64_t(rowmap.extent(0)) - 1, false);
+}
+
 // Sorts each row [rowmap(r), rowmap(r + 1)) of entries, moving values with them when given. A row
 // map of no elements (a matrix of no rows) sorts nothing. Bad row offsets throw before anything
 // moves (the segmented sort's census).
@@ -41,6 +61,8 @@ void sort_rows(const char* fn, const ExecSpace& space, const RowMap& rowmap, con
                const Values&... values) {
   static_assert(sizeof...(Values) <= 1);
   if (rowmap.extent(0) == 0) return;
+  const Ordo::Impl::WorkspaceReservation reservation(
+      fn, space, [&] { return sort_rows_bound<ExecSpace, Entries, Values...>(rowmap, entries); });
   if constexpr (sizeof...(Values) == 0) {
     Ordo::Impl::check_segmented<ExecSpace>(fn, entries, rowmap);
     Ordo::Impl::segmented_sort(fn, space, entries, rowmap, Ordo::less<>{},
@@ -196,6 +218,18 @@ void sort_and_merge(const char* fn, const ExecSpace& space,
                              std::to_string(n) +
                              " elements; Ordo merges fewer than 2^32 - 1 rows and 2^32 entries");
   }
+  // The sort's workspace and the merge's (row starts, heads, the count, the compaction).
+  std::size_t sort_bytes = 0;
+  if constexpr (with_values) {
+    sort_bytes = sort_rows_bound<ExecSpace, Entries, Values>(rowmap_in, entries_in);
+  } else {
+    sort_bytes = sort_rows_bound<ExecSpace, Entries>(rowmap_in, entries_in);
+  }
+  const Ordo::Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return sort_bytes + 2 * Ordo::Impl::slot_bytes<std::uint32_t>(n) +
+           Ordo::Impl::slot_bytes<std::int64_t>(1) +
+           Ordo::Impl::compaction_bound<ExecSpace, void>(n);
+  });
   // Shallow copies: the outputs may be the inputs' handles.
   const auto rowmap = rowmap_in;
   const auto entries = entries_in;
