@@ -20,8 +20,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("jsonl", nargs="+")
     parser.add_argument("-o", "--output", required=True, help="PNG file to write")
-    parser.add_argument("--commit", help="the commit the binary was built from, where the build "
-                        "directory was configured at another (the records hold the configured one)")
     args = parser.parse_args()
 
     context, series = None, collections.defaultdict(lambda: collections.defaultdict(list))
@@ -55,7 +53,7 @@ def main():
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     if context:
-        commit = args.commit or context["ordo_commit"][:10]
+        commit = context["ordo_commit"][:10]
         fig.suptitle(f"Ordo {context['ordo_version']} ({commit}), "
                      f"Kokkos {context['kokkos_version']}, {context['device']}", fontsize=10)
     fig.tight_layout()

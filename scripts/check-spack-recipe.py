@@ -11,11 +11,13 @@ stand-in for spack.package:
   an older version with them fails to concretize instead of building without them;
 - cmake_args and the stand-alone test's configure arguments, evaluated for every combination of
   mpi, kokkoskernels and cuda, pass each enabled component and nothing else;
-- the CMake project version is a recipe version pinned to its commit.
+- the CMake project version is a recipe version pinned to its commit, and every pinned commit
+  (where the checkout has it) declares its version.
 
 Usage: check-spack-recipe.py [RECIPE]   (default: the repository's recipe)"""
 import pathlib
 import re
+import subprocess
 import sys
 import types
 
@@ -242,6 +244,19 @@ if release not in versions:
     errors.append(f"the recipe has no version {release} (CMakeLists.txt's project version)")
 elif not re.fullmatch(r"[0-9a-f]{40}", versions[release].get("commit", "")):
     errors.append(f"version {release} must name its release commit (commit=<40 hex digits>)")
+# Every numbered version's commit, where this checkout has it, declares that version.
+for version, keywords in versions.items():
+    commit = keywords.get("commit", "")
+    if not re.fullmatch(r"[0-9a-f]{40}", commit):
+        continue
+    shown = subprocess.run(["git", "-C", str(here), "show", f"{commit}:CMakeLists.txt"],
+                           capture_output=True, text=True)
+    if shown.returncode != 0:
+        continue  # a shallow clone or a tarball: nothing to compare
+    declared = re.search(r"project\(Ordo VERSION ([0-9.]+)", shown.stdout)
+    if not declared or declared.group(1) != version:
+        errors.append(f"version {version} pins {commit[:7]}, whose CMakeLists.txt declares "
+                      f"{declared.group(1) if declared else 'no version'}")
 
 if errors:
     print(f"check-spack-recipe: {recipe}:", *errors, sep="\n  ", file=sys.stderr)
