@@ -42,10 +42,12 @@ template <class ExecSpace, class Codec, class V>
 std::size_t sort_records_bound(std::int64_t n) {
   using K = typename Codec::Bits;
   if (n <= 0) return 0;
-  switch (sort_algorithm<ExecSpace, Codec, V>(n, SortOptions{})) {
-    case SortAlgorithm::vendor: return vendor_sort_bound<K, V>(n);
-    case SortAlgorithm::radix: return radix_sort_bound<ExecSpace, K, V>(n);
-    default: break;
+  if constexpr (Codec::encoded) {  // only encoded keys take the radix and vendor sorts
+    switch (sort_algorithm<ExecSpace, Codec, V>(n, SortOptions{})) {
+      case SortAlgorithm::vendor: return vendor_sort_bound<K, V>(n);
+      case SortAlgorithm::radix: return radix_sort_bound<ExecSpace, K, V>(n);
+      default: break;
+    }
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     return 2 * slot_bytes<HostRecordOf<K, V>>(n);
@@ -77,12 +79,15 @@ std::size_t sort_bound(std::int64_t n, bool stable) {
 
 // The most any of the sorts takes on up to n records (sorts of a number of records known only
 // as they run: the segmented sort's long segments).
-template <class ExecSpace, class K, class V>
+template <class ExecSpace, class Codec, class V>
 std::size_t any_sort_bound(std::int64_t n) {
-  std::size_t most =
-      std::max(device_sort_bound<ExecSpace, K, V>(n), radix_sort_bound<ExecSpace, K, V>(n));
-  if constexpr (vendor_sort_available_v<ExecSpace>) {
-    most = std::max(most, vendor_sort_bound<K, V>(n));
+  using K = typename Codec::Bits;
+  std::size_t most = device_sort_bound<ExecSpace, K, V>(n);
+  if constexpr (Codec::encoded) {
+    most = std::max(most, radix_sort_bound<ExecSpace, K, V>(n));
+    if constexpr (vendor_sort_available_v<ExecSpace>) {
+      most = std::max(most, vendor_sort_bound<K, V>(n));
+    }
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     most = std::max(most, 2 * slot_bytes<HostRecordOf<K, V>>(n));
@@ -119,7 +124,7 @@ std::size_t segmented_sort_bound(std::int64_t n, std::int64_t segments, bool sta
                         slot_bytes<std::int64_t>(long_segments + 1) +
                         3 * slot_bytes<std::uint32_t>(n) + slot_bytes<K>(n) +
                         (value_bytes ? slot_bytes<std::byte>(n * value_bytes) : 0) +
-                        any_sort_bound<ExecSpace, K, std::uint32_t>(n) +
+                        any_sort_bound<ExecSpace, C, std::uint32_t>(n) +
                         radix_sort_bound<ExecSpace, std::uint32_t, std::uint32_t>(n);
     if (positions) bytes += slot_bytes<std::uint32_t>(n) + slot_bytes<V>(n);
     return bytes;
