@@ -30,7 +30,7 @@ class Ordo(CMakePackage, CudaPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
-    version("0.2.0", commit="3b8f3fa33374029a60cf3c2b5e84ca61ce579261")
+    version("0.2.0", commit="10904a8689af8ed019eee89091d664a32fa055d6")
     version("0.1.0", commit="58cf3f0a43dd6a7d15e0300d1d2a5092b4b0024c")
 
     variant("tests", default=False, description="Build the unit tests (GoogleTest)")
