@@ -67,15 +67,24 @@ struct WorkspaceRegistry {
     std::lock_guard<std::mutex> lock(mutex);
     return held();
   }
-  // The bytes held (the caller holds the mutex); of one instance and thread with `owner`.
-  std::size_t held(const std::pair<std::uintptr_t, std::thread::id>* owner = nullptr) const {
+  // An instance and host thread, the owner of the buffers of its keys.
+  using Owner = std::pair<std::uintptr_t, std::thread::id>;
+  static bool owns(const Owner& owner, const Key& key) {
+    return std::get<0>(key) == owner.first && std::get<1>(key) == owner.second;
+  }
+  // The bytes held (the caller holds the mutex); of one owner's buffers with `owner`.
+  std::size_t held(const Owner* owner = nullptr) const {
     std::size_t total = 0;
     for (const auto& [key, buffer] : buffers) {
-      if (!owner || (std::get<0>(key) == owner->first && std::get<1>(key) == owner->second)) {
-        total += buffer.extent(0);
-      }
+      if (!owner || owns(*owner, key)) total += buffer.extent(0);
     }
     return total;
+  }
+  // Frees one owner's buffers (the caller holds the mutex and has fenced the owner's instance).
+  void release(const Owner& owner) {
+    for (auto it = buffers.begin(); it != buffers.end();) {
+      it = owns(owner, it->first) ? buffers.erase(it) : std::next(it);
+    }
   }
 };
 
@@ -243,8 +252,7 @@ class WorkspaceReservation {
     using MemorySpace = typename ExecSpace::memory_space;
     std::lock_guard<std::mutex> lock(registry.mutex);
     const std::size_t limit = registry.limit.load();
-    const std::pair<std::uintptr_t, std::thread::id> owner{instance_key(space),
-                                                           std::this_thread::get_id()};
+    const typename Registry::Owner owner{instance_key(space), std::this_thread::get_id()};
     const std::size_t total = registry.held(), own = registry.held(&owner);
     if (total - own + bytes > limit) {
       throw std::runtime_error(
@@ -256,11 +264,7 @@ class WorkspaceReservation {
     }
     if (total + bytes > limit && own > 0) {
       space.fence("Ordo::workspace: fence before the buffers are freed under the limit");
-      for (auto it = registry.buffers.begin(); it != registry.buffers.end();) {
-        const bool mine =
-            std::get<0>(it->first) == owner.first && std::get<1>(it->first) == owner.second;
-        it = mine ? registry.buffers.erase(it) : std::next(it);
-      }
+      registry.release(owner);
     }
   }
 };
