@@ -6,8 +6,8 @@ Every header has a level: src/impl/core/ 0, lane/ 1, team/ 2, device/ 3, the pub
 src/Ordo_*.hpp 4, a subpackage's impl/ 5 and its entry points 6. The vocabulary headers (types and
 configuration only: Ordo_Config, Ordo_Version, Ordo_Comparators, Ordo_SearchTypes and the
 subpackages' *Types.hpp) are level 0. A portable header includes headers of its level or lower.
-A file of the CUDA seam (src/impl/cuda/) names its level in a 'Seam level: <level>.' line and sits
-at the bottom of it: it includes portable headers of lower levels only, and seam files of its level
+A file of the CUDA seam (src/impl/cuda/, and a subpackage's impl/cuda/ at level 'package')
+names its level in a 'Seam level: <level>.' line and sits at the bottom of it: it includes portable headers of lower levels only, and seam files of its level
 or lower. Prints every include that breaks the order; exit status 1 if there is one.
 """
 import pathlib
@@ -15,10 +15,10 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LEVELS = {"core": 0, "lane": 1, "team": 2, "device": 3}
+LEVELS = {"core": 0, "lane": 1, "team": 2, "device": 3, "package": 5}
 VOCABULARY = {"Ordo_Config.hpp", "Ordo_Version.hpp", "Ordo_Comparators.hpp", "Ordo_SearchTypes.hpp"}
 INCLUDE = re.compile(r'^#include <((?:impl/)?[A-Za-z/_]*Ordo_[A-Za-z_]+\.hpp)>', re.M)
-SEAM_LEVEL = re.compile(r"^// Seam level: (core|lane|team|device)\.", re.M)
+SEAM_LEVEL = re.compile(r"^// Seam level: (core|lane|team|device|package)\.", re.M)
 
 
 def headers():

@@ -10,7 +10,8 @@ stand-in for spack.package:
 - Ordo's own variants that not every release has are gated by the version that has them, so that
   an older version with them fails to concretize instead of building without them;
 - cmake_args and the stand-alone test's configure arguments, evaluated for every combination of
-  mpi, kokkoskernels and cuda, pass each enabled component and nothing else;
+  mpi, kokkoskernels and cuda (nccl with mpi and cuda), pass each enabled component and nothing
+  else;
 - the CMake project version is a recipe version pinned to its commit, and every pinned commit
   (where the checkout has it) declares its version.
 
@@ -49,7 +50,7 @@ KOKKOS_KERNELS = {
     ).split()
 }
 # Ordo's variants that appeared after its first release.
-ORDO_SINCE = {"kokkoskernels": "0.2.0", "cub": "0.2.0"}
+ORDO_SINCE = {"kokkoskernels": "0.2.0", "cub": "0.2.0", "nccl": "0.3.0"}
 CUDA_ARCHS = ("70", "75", "80", "86", "89", "90", "100", "120")
 
 calls = []
@@ -211,8 +212,9 @@ if not has_consumer:
 for mpi in (False, True):
     for kk in (False, True):
         for cuda in (False, True):
-            on = {"mpi": mpi, "kokkoskernels": kk, "cuda": cuda, "cub": cuda, "tests": True,
-                  "perf": True, "debug_checks": False}
+            nccl = mpi and cuda
+            on = {"mpi": mpi, "kokkoskernels": kk, "cuda": cuda, "cub": cuda, "nccl": nccl,
+                  "tests": True, "perf": True, "debug_checks": False}
             pkg = cls.__new__(cls)
             pkg.spec = FakeSpec("main", on)
             pkg.prefix = "/prefix/ordo"
@@ -227,7 +229,7 @@ for mpi in (False, True):
                 errors.append(f"{label}: {type(e).__name__}: {e}")
                 continue
             want = {"Ordo_ENABLE_MPI": mpi, "Ordo_ENABLE_KOKKOSKERNELS": kk,
-                    "Ordo_ENABLE_CUB": cuda}
+                    "Ordo_ENABLE_CUB": cuda, "Ordo_ENABLE_NCCL": nccl}
             for option, value in want.items():
                 if define(option, value) not in args:
                     errors.append(f"{label}: cmake_args lacks {define(option, value)}: {args}")

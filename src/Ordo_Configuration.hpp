@@ -20,7 +20,7 @@ namespace Ordo {
 
 /// Writes Ordo's version and commit, the Kokkos it was compiled against and its enabled backends,
 /// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, CUB's radix sort and
-/// runs),
+/// runs, Ordo::MPI's NCCL exchange),
 /// whether debug checks are on, and the workspace bytes Ordo holds now in the default memory
 /// space and in pinned host memory. Call it between Kokkos::initialize and Kokkos::finalize.
 inline void print_configuration(std::ostream& out) {
@@ -52,6 +52,11 @@ inline void print_configuration(std::ostream& out) {
   out << "  CUDA warp-shuffle specializations: " << on(Impl::cuda_specializations_built) << '\n';
   out << "  vendor sort and runs (CUB): "
       << on(Impl::vendor_sort_available_v<Kokkos::DefaultExecutionSpace>) << '\n';
+#if defined(ORDO_ENABLE_NCCL)
+  out << "  NCCL exchange of Ordo::MPI: on\n";
+#else
+  out << "  NCCL exchange of Ordo::MPI: off\n";
+#endif
   out << "  debug checks: " << on(Impl::debug_checks) << '\n';
   using Device = Kokkos::DefaultExecutionSpace::memory_space;
   out << "  workspace held: " << workspace_bytes<Device>() << " bytes in " << Device::name();

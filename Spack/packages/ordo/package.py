@@ -5,6 +5,7 @@
 #   spack install ordo+openmp                          # Kokkos with its OpenMP backend
 #   spack install ordo+cuda cuda_arch=90 ^kokkos+wrapper   # Kokkos' CUDA backend for the H100
 #   spack install ordo+mpi+openmp ^openmpi             # with Ordo::MPI
+#   spack install ordo@main+mpi+nccl+cuda cuda_arch=90 ^kokkos+wrapper   # and its NCCL exchange
 #   spack test run ordo                                # cmake/consumer against the prefix
 
 from spack.package import *
@@ -50,6 +51,13 @@ class Ordo(CMakePackage, CudaPackage):
         description="Large sorts of arithmetic keys may take cub::DeviceRadixSort",
     )
 
+    variant(
+        "nccl",
+        default=False,
+        when="@0.3.0: +mpi +cuda",
+        description="Ordo::MPI moves keys between GPUs with NCCL",
+    )
+
     # Ordo runs on the backends of the Kokkos it is built with. These variants ask for one (the
     # way ArborX's recipe does); without any, Kokkos' own variants decide.
     kokkos_backends = {
@@ -75,6 +83,7 @@ class Ordo(CMakePackage, CudaPackage):
     depends_on("googletest", when="+tests")
     depends_on("cli11", when="+perf")
     depends_on("mpi", when="+mpi")
+    depends_on("nccl", when="+nccl")
     depends_on("kokkos-kernels@4.5:", when="+kokkoskernels")
 
     def cmake_args(self):
@@ -89,6 +98,10 @@ class Ordo(CMakePackage, CudaPackage):
         if self.spec.satisfies("@0.2.0:"):
             args.append(self.define_from_variant("Ordo_ENABLE_KOKKOSKERNELS", "kokkoskernels"))
             args.append(self.define("Ordo_ENABLE_CUB", self.spec.satisfies("+cuda+cub")))
+        if self.spec.satisfies("@0.3.0:"):
+            args.append(self.define("Ordo_ENABLE_NCCL", self.spec.satisfies("+nccl")))
+        if self.spec.satisfies("+nccl"):
+            args.append(self.define("NCCL_ROOT", self.spec["nccl"].prefix))
         if self.spec.satisfies("+kokkoskernels"):
             args.append(self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix))
         return args

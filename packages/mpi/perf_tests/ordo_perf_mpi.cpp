@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf-mpi: Ordo::MPI's distributed sort under mpiexec, weak or strong scaling, with its
 // phase times, the bytes each rank sent, and two baselines measured in the same run: each rank's
-// local sort alone (Ordo::sort, or Ordo::stable_sort_by_key with --values), and an MPI_Alltoallv
-// of the same bytes. Run it on every rank:
+// local sort alone (Ordo::sort, or Ordo::stable_sort_by_key with --values), and an all-to-all of
+// the same bytes by the exchange's engine (MPI_Alltoallv, or NCCL's grouped send and receive when
+// the exchange took NCCL). Run it on every rank:
 //
 //   mpiexec -n 2 ordo-perf-mpi sort --log2n 23 --scaling weak --format jsonl
 #include "Ordo_PerfHarness.hpp"
@@ -15,12 +16,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <mpi.h>
+#if defined(ORDO_ENABLE_NCCL)
+#include <nccl.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -89,11 +94,47 @@ std::vector<Key> make_keys(const std::string& dist, std::size_t n, std::uint64_t
   return v;
 }
 
+// NCCL's grouped send and receive of the byte counts an MPI_Alltoallv would take, between device
+// buffers, on space's stream; returns when the bytes have arrived. The communicator is the
+// harness's own, made on first use over MPI_COMM_WORLD (never where the exchange took MPI).
+void nccl_alltoall(const ExecSpace& space, const char* send, const std::vector<int>& counts,
+                   const std::vector<int>& displs, char* recv, const std::vector<int>& rcounts,
+                   const std::vector<int>& rdispls) {
+#if defined(ORDO_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+  static ncclComm_t nccl = [] {
+    ncclUniqueId id{};
+    if (rank_of(MPI_COMM_WORLD) == 0) ncclGetUniqueId(&id);
+    MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
+    ncclComm_t c = nullptr;
+    if (ncclCommInitRank(&c, ranks_of(MPI_COMM_WORLD), id, rank_of(MPI_COMM_WORLD)) != ncclSuccess)
+      throw std::runtime_error("ordo-perf-mpi: ncclCommInitRank of the baseline failed");
+    Kokkos::push_finalize_hook([c] { ncclCommDestroy(c); });
+    return c;
+  }();
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    const int me = rank_of(MPI_COMM_WORLD);
+    ncclGroupStart();
+    for (int q = 0; q < int(counts.size()); ++q) {
+      if (q == me) continue;
+      ncclSend(send + displs[q], counts[q], ncclUint8, q, nccl, space.cuda_stream());
+      ncclRecv(recv + rdispls[q], rcounts[q], ncclUint8, q, nccl, space.cuda_stream());
+    }
+    ncclGroupEnd();
+    cudaMemcpyAsync(recv + rdispls[me], send + displs[me], counts[me], cudaMemcpyDeviceToDevice,
+                    space.cuda_stream());
+    space.fence("ordo-perf-mpi: NCCL baseline");
+  }
+#else
+  (void)space, (void)send, (void)counts, (void)displs, (void)recv, (void)rcounts, (void)rdispls;
+  throw std::logic_error("ordo-perf-mpi: the exchange took NCCL in a build without it");
+#endif
+}
+
 struct Row {
   std::vector<double> total, local_sort, splitters, exchange, merge;
   int rounds = 0;
   double bytes_sent_max = 0, bytes_sent_mean = 0, keys_max = 0;
-  bool direct = false;
+  bool direct = false, nccl = false;
 };
 
 // One point: its JSON line and its table line (on rank 0; empty elsewhere).
@@ -118,6 +159,7 @@ Lines run_point(const Options& o, int log2n) {
   Ordo::MPI::SortOptions options;
   options.exchange = o.exchange == "direct"   ? Ordo::MPI::Exchange::direct
                      : o.exchange == "staged" ? Ordo::MPI::Exchange::staged
+                     : o.exchange == "nccl"   ? Ordo::MPI::Exchange::nccl
                                               : Ordo::MPI::Exchange::automatic;
   Ordo::MPI::SortStats stats;
   options.stats = &stats;
@@ -145,6 +187,7 @@ Lines run_point(const Options& o, int log2n) {
   row.bytes_sent_mean = sum_over_ranks(double(stats.bytes_sent)) / P;
   row.keys_max = max_over_ranks(double(stats.keys_after));
   row.direct = stats.direct;
+  row.nccl = stats.nccl;
 
   if (o.check) {
     // Rank 0 compares the gathered result with std::sort of the gathered input.
@@ -170,10 +213,11 @@ Lines run_point(const Options& o, int log2n) {
   }
 
   // Baselines: the local sort the distributed one starts with (Ordo::sort of the rank's keys, or
-  // Ordo::stable_sort_by_key of its pairs); an MPI_Alltoallv of the same bytes split evenly, in the
-  // memory the exchange hands to MPI: between the devices where MPI takes device memory (the
-  // direct exchange), between host buffers where it does not (what the staged exchange sends);
-  // none on one rank.
+  // Ordo::stable_sort_by_key of its pairs); an all-to-all of the same bytes split evenly by the
+  // exchange's engine: NCCL's grouped send and receive between the devices where the exchange took
+  // NCCL, else an MPI_Alltoallv in the memory the exchange hands to MPI: between the devices where
+  // MPI takes device memory (the direct exchange), between host buffers where it does not (what
+  // the staged exchange sends); none on one rank.
   Kokkos::View<std::uint32_t*, MemorySpace> work_values("work_values", o.values ? n : 0);
   std::vector<double> local, alltoall;
   const std::size_t bytes_per_key = sizeof(Key) + (o.values ? 4 : 0);
@@ -184,7 +228,8 @@ Lines run_point(const Options& o, int log2n) {
   }
   MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, comm);
   for (int q = 0; q < P; ++q) rdispls[q] = q ? rdispls[q - 1] + rcounts[q - 1] : 0;
-  const bool a2a_on_device = row.direct && !std::is_same_v<MemorySpace, Kokkos::HostSpace>;
+  const bool a2a_on_device =
+      (row.direct || row.nccl) && !std::is_same_v<MemorySpace, Kokkos::HostSpace>;
   using Bytes = Kokkos::View<char*, MemorySpace>;
   using HostBytes = Kokkos::View<char*, Kokkos::HostSpace>;
   const std::size_t send_bytes = n * bytes_per_key,
@@ -211,7 +256,12 @@ Lines run_point(const Options& o, int log2n) {
     const double t_local = max_over_ranks(MPI_Wtime() - t0);
     // One rank sends nothing: no alltoallv to time.
     double t_all = 0;
-    if (a2a) {
+    if (a2a && row.nccl) {
+      MPI_Barrier(comm);
+      t0 = MPI_Wtime();
+      nccl_alltoall(space, send, counts, displs, recv, rcounts, rdispls);
+      t_all = max_over_ranks(MPI_Wtime() - t0);
+    } else if (a2a) {
       MPI_Barrier(comm);
       t0 = MPI_Wtime();
       MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, rcounts.data(),
@@ -236,9 +286,9 @@ Lines run_point(const Options& o, int log2n) {
   };
   const double exchange_gbps = gbps(row.bytes_sent_max, row.exchange),
                alltoallv_gbps = gbps(a2a_bytes_off_rank, alltoall);
-  const char* a2a_memory = !a2a ? "none" : a2a_on_device ? "device" : "host";
+  const char* a2a_memory = !a2a ? "none" : row.nccl ? "nccl" : a2a_on_device ? "device" : "host";
   const int threads = ExecSpace().concurrency();
-  const char* exchange = P == 1 ? "none" : row.direct ? "direct" : "staged";
+  const char* exchange = P == 1 ? "none" : row.nccl ? "nccl" : row.direct ? "direct" : "staged";
   char json[768], table[384];
   std::snprintf(
       json, sizeof json,
@@ -317,8 +367,8 @@ int main(int argc, char* argv[]) {
     sort->add_flag("--values", o.values, "carry u32 values with the keys");
     sort->add_option("--dist", o.dist, "uniform, zipf (Zipf 1.1 over [1, 2^20]) or equal")
         ->check(CLI::IsMember({"uniform", "zipf", "equal"}));
-    sort->add_option("--exchange", o.exchange, "automatic, direct or staged")
-        ->check(CLI::IsMember({"automatic", "direct", "staged"}));
+    sort->add_option("--exchange", o.exchange, "automatic, direct, staged or nccl")
+        ->check(CLI::IsMember({"automatic", "direct", "staged", "nccl"}));
     sort->add_flag("--check", o.check, "check the gathered result against std::sort on rank 0");
     try {
       app.parse(argc, argv);

@@ -5,8 +5,9 @@
 // Ordo::MPI (packages/mpi, target Ordo::MPI): one global order of keys spread over the ranks of
 // an MPI communicator. Every rank sorts its keys with Ordo, the ranks refine splitters from
 // samples of their sorted keys until every split lies within the requested balance, each key (and
-// value) crosses the network once in one MPI_Alltoallv, and every rank merges the sorted runs it
-// received with Ordo's merge.
+// value) crosses the network once (one MPI_Alltoallv, or, in builds with Ordo_ENABLE_NCCL, NCCL's
+// send and receive between the GPUs), and every rank merges the sorted runs it received with
+// Ordo's merge.
 //
 // The global order is a total one: keys by comp, equal keys by the rank they came from, then by
 // their position on that rank. So every form is stable and its result does not depend on timing.
@@ -38,6 +39,22 @@ namespace Ordo::MPI {
 /// MPIX_Query_cuda_support; false where the library does not say). Exchange::automatic passes
 /// device Views to MPI directly only when this is true.
 inline bool mpi_takes_device_memory() { return Impl::mpi_cuda_support() == Impl::CudaSupport::yes; }
+
+/// Whether this build exchanges keys between GPUs through NCCL (Ordo_ENABLE_NCCL).
+inline constexpr bool nccl_built =
+#if defined(ORDO_ENABLE_NCCL)
+    true;
+#else
+    false;
+#endif
+
+#if defined(ORDO_ENABLE_NCCL)
+/// Destroys the NCCL communicator Ordo made for comm, if any; the next NCCL exchange on comm makes
+/// a new one. Freeing comm, or Kokkos::finalize, does the same.
+inline void release_nccl_communicator(MPI_Comm comm) {
+  Impl::NcclCommunicators::instance().release(comm);
+}
+#endif
 
 /// The View type that holds a rank's share of the sorted keys of KeyView.
 template <class View>

@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <mpi.h>
+#if defined(ORDO_ENABLE_NCCL)
+#include <nccl.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +20,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -381,5 +385,112 @@ TEST(MPISort, RanksThatDisagreeAllThrow) {
   EXPECT_TRUE(bitwise_equal(input, to_host(keys)));
   sort_and_check(input);
 }
+
+// The NCCL exchange. Builds without NCCL, and host backends, refuse it on every rank before any
+// key moves; the CUDA build with NCCL runs the suite's cases through it.
+TEST(MPISort, NcclExchangeOrItsError) {
+  const ExecSpace space;
+  const auto input = generate<std::uint32_t>(Dist::uniform, size_of(3000, 100), seed_of(24));
+  const auto keys = to_device(input);
+  Ordo::MPI::SortOptions options;
+  options.exchange = Ordo::MPI::Exchange::nccl;
+  if (!Ordo::MPI::nccl_built || on_host) {
+    expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
+                   "bad input on rank 0: Ordo::MPI::sort: options.exchange is nccl, " +
+                       std::string(Ordo::MPI::nccl_built
+                                       ? "which needs the Cuda execution space"
+                                       : "but Ordo was built without NCCL (Ordo_ENABLE_NCCL)"));
+    EXPECT_TRUE(bitwise_equal(input, to_host(keys)));
+    return;
+  }
+  for (std::size_t base : {0, 1, 1000, 1 << 16, (1 << 20) + 3}) {
+    sort_and_check(generate<std::uint32_t>(Dist::uniform, size_of(base, 37), seed_of(25)),
+                   Ordo::less<>{}, options);
+  }
+  sort_and_check(generate<double>(Dist::float_specials, size_of(3000, 101), seed_of(26)),
+                 Ordo::greater<>{}, options);
+  sort_and_check(generate<std::uint64_t>(Dist::heavy_duplicates,
+                                         my_rank() == rank_count() - 1 ? 40000 : 0, seed_of(27)),
+                 Ordo::less<>{}, options);
+  for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
+    SCOPED_TRACE(name(d));
+    check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(28)), false,
+                Ordo::MPI::Exchange::nccl);
+    check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(29)), true,
+                Ordo::MPI::Exchange::nccl);
+  }
+  // Keys in CUDA memory take NCCL without asking.
+  Ordo::MPI::SortStats stats;
+  Ordo::MPI::SortOptions automatic;
+  automatic.stats = &stats;
+  Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, automatic);
+  EXPECT_EQ(stats.nccl, rank_count() > 1);
+  EXPECT_FALSE(stats.direct);
+}
+
+#if defined(ORDO_ENABLE_NCCL)
+// A communicator of every rank of world, made by the test.
+ncclComm_t nccl_of_world(int ranks, int rank, MPI_Comm over) {
+  ncclUniqueId id{};
+  int root = 0;
+  MPI_Comm_rank(over, &root);
+  if (root == 0) ncclGetUniqueId(&id);
+  MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, over);
+  ncclComm_t comm = nullptr;
+  EXPECT_EQ(ncclCommInitRank(&comm, ranks, id, rank), ncclSuccess);
+  return comm;
+}
+
+TEST(MPISort, NcclCommunicatorsAndFailures) {
+  if (on_host) GTEST_SKIP() << "NCCL runs on the CUDA backend";
+  const ExecSpace space;
+  const auto input = generate<std::uint32_t>(Dist::uniform, size_of(5000, 300), seed_of(30));
+  const auto keys = to_device(input);
+  Ordo::MPI::SortOptions options;
+  options.exchange = Ordo::MPI::Exchange::nccl;
+  // The caller's own communicator.
+  options.nccl_comm = nccl_of_world(rank_count(), my_rank(), world);
+  sort_and_check(input, Ordo::less<>{}, options);
+  ncclCommDestroy(options.nccl_comm);
+  if (rank_count() > 1) {
+    // A communicator of the wrong size (each rank alone): every rank throws before any key moves.
+    MPI_Comm self = MPI_COMM_NULL;
+    MPI_Comm_split(world, my_rank(), 0, &self);
+    options.nccl_comm = nccl_of_world(1, 0, self);
+    expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
+                   "bad input on rank 0: Ordo::MPI::sort: options.nccl_comm holds 1 ranks and is "
+                   "rank 0 of them; comm holds " +
+                       std::to_string(rank_count()));
+    ncclCommDestroy(options.nccl_comm);
+    MPI_Comm_free(&self);
+    EXPECT_TRUE(bitwise_equal(input, to_host(keys)));
+    // An exchange that cannot finish in time: every rank aborts and throws, the keys unchanged.
+    options.nccl_comm = nullptr;
+    options.nccl_timeout_seconds = 0;
+    const auto big = generate<std::uint32_t>(Dist::uniform, std::size_t(1) << 22, seed_of(31));
+    const auto big_keys = to_device(big);
+    std::string what = "no exception";
+    try {
+      Ordo::MPI::sort(space, world, big_keys, Ordo::less<>{}, options);
+    } catch (const std::runtime_error& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find("Ordo::MPI::sort: NCCL failed on rank "), std::string::npos) << what;
+    EXPECT_NE(what.find("options.nccl_timeout_seconds"), std::string::npos) << what;
+    EXPECT_TRUE(bitwise_equal(big, to_host(big_keys)));
+  }
+  // A new communicator after a failure, and after an explicit release.
+  options.nccl_timeout_seconds = 300;
+  sort_and_check(input, Ordo::less<>{}, options);
+  Ordo::MPI::release_nccl_communicator(world);
+  sort_and_check(input, Ordo::less<>{}, options);
+  // Ranks that disagree on taking NCCL throw on every rank.
+  if (rank_count() > 1) {
+    options.exchange = my_rank() == 0 ? Ordo::MPI::Exchange::nccl : Ordo::MPI::Exchange::staged;
+    expect_invalid([&] { Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options); },
+                   "ranks disagree on the exchange: rank 0 takes NCCL, rank 1 takes MPI");
+  }
+}
+#endif
 
 }  // namespace

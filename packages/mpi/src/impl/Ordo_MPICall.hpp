@@ -70,8 +70,10 @@ struct CallRecord {
   std::uint64_t types = 0;       // fingerprints of the key, value and comparator types
   double imbalance = 0;
   std::uint64_t count = 0;
+  std::uint32_t nccl = 0;         // 1: this rank's keys travel through NCCL
+  std::uint32_t nccl_cached = 0;  // 1: this rank holds Ordo's NCCL communicator of comm
   std::uint32_t bad = 0;
-  char message[236] = {};
+  char message[232] = {};
 
   void reject(const std::string& what) {
     bad = 1;
@@ -85,6 +87,7 @@ struct Agreement {
   int ranks = 1;
   std::vector<std::uint64_t> counts;  // keys on each rank before the sort
   std::uint64_t total = 0;
+  bool nccl_cached = true;  // every rank holds Ordo's NCCL communicator of comm
 };
 
 inline std::string describe(const CallRecord& r) {
@@ -128,6 +131,14 @@ inline Agreement agree_on_call(MPI_Comm comm, const CallRecord& mine) {
           std::string(fn) + ": ranks disagree on the call: rank 0 and rank " + std::to_string(r) +
           " called " + describe(o) + " with different key, value or comparator types");
     }
+    if (o.nccl != all[0].nccl) {
+      auto way = [](const CallRecord& x) { return x.nccl ? "NCCL" : "MPI"; };
+      throw std::invalid_argument(std::string(fn) + ": ranks disagree on the exchange: rank 0 " +
+                                  "takes " + way(all[0]) + ", rank " + std::to_string(r) +
+                                  " takes " + way(o) +
+                                  " (options.exchange, or keys in "
+                                  "different memory spaces)");
+    }
     if (!keeps_counts(o.form) && o.imbalance != all[0].imbalance) {
       throw std::invalid_argument(std::string(fn) +
                                   ": ranks disagree on options.imbalance: rank 0 " + "passed " +
@@ -138,6 +149,7 @@ inline Agreement agree_on_call(MPI_Comm comm, const CallRecord& mine) {
   for (const CallRecord& r : all) {
     a.counts.push_back(r.count);
     a.total += r.count;
+    a.nccl_cached = a.nccl_cached && r.nccl_cached;
   }
   // MPI's counts and displacements are int: no rank may send or receive more than INT_MAX keys.
   constexpr auto int_max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());

@@ -3,11 +3,13 @@
 #define ORDO_MPI_EXCHANGE_HPP
 
 // The one exchange of the distributed sort: MPI_Alltoallv of sorted runs, either straight from
-// the Views' memory or through pinned host buffers (Ordo workspaces, kept between calls).
+// the Views' memory or through pinned host buffers (Ordo workspaces, kept between calls), or
+// NCCL's send and receive between GPUs (Ordo_MPINccl.hpp); which one each rank takes.
 
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Nccl.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -53,6 +55,17 @@ template <class MemSpace>
 bool exchange_direct(Exchange how) {
   if (how != Exchange::automatic) return how == Exchange::direct;
   return host_memory<MemSpace>() || mpi_cuda_support() == CudaSupport::yes;
+}
+
+// The way this rank's keys travel: through NCCL, or handed to MPI directly or staged.
+enum class Way { direct, staged, nccl };
+
+template <class ExecSpace, class MemSpace>
+Way exchange_way(Exchange how) {
+  if (how == Exchange::nccl ||
+      (how == Exchange::automatic && nccl_automatic<ExecSpace, MemSpace>()))
+    return Way::nccl;
+  return exchange_direct<MemSpace>(how) ? Way::direct : Way::staged;
 }
 
 // An MPI datatype of one element: counts and displacements are in elements, not bytes.

@@ -9,6 +9,7 @@
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/Ordo_MPIExchange.hpp>
+#include <impl/Ordo_MPINccl.hpp>
 #include <impl/Ordo_MPISplitters.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 
@@ -198,13 +199,42 @@ struct SortSpaces {
 
 // This rank's arguments, checked; a failure is reported to every rank by agree_on_call.
 template <class ExecSpace, class KeyView, class ValueView>
-void check_local(const char* fn, Form form, const KeyView& keys, const ValueView& values,
-                 const SortOptions& options) {
+void check_local(const char* fn, Form form, MPI_Comm comm, const KeyView& keys,
+                 const ValueView& values, const SortOptions& options) {
   Ordo::Impl::check_all_reachable<ExecSpace>(fn, "keys", keys);
   if (!(options.imbalance >= 0 && options.imbalance <= 1)) {
     Ordo::Impl::fail(
         fn, "options.imbalance is " + std::to_string(options.imbalance) + ", must lie in [0, 1]");
   }
+  if (options.exchange == Exchange::nccl &&
+      !nccl_possible<ExecSpace, typename KeyView::memory_space>()) {
+#if defined(ORDO_ENABLE_NCCL)
+    Ordo::Impl::fail(fn,
+                     "options.exchange is nccl, which needs the Cuda execution space and keys in "
+                     "memory the GPU can reach");
+#else
+    Ordo::Impl::fail(fn,
+                     "options.exchange is nccl, but Ordo was built without NCCL "
+                     "(Ordo_ENABLE_NCCL)");
+#endif
+  }
+#if defined(ORDO_ENABLE_NCCL)
+  if (options.nccl_comm) {
+    int nccl_ranks = 0, nccl_rank = 0, ranks = 0, rank = 0;
+    ncclCommCount(options.nccl_comm, &nccl_ranks);
+    ncclCommUserRank(options.nccl_comm, &nccl_rank);
+    MPI_Comm_size(comm, &ranks);
+    MPI_Comm_rank(comm, &rank);
+    if (nccl_ranks != ranks || nccl_rank != rank) {
+      Ordo::Impl::fail(fn, "options.nccl_comm holds " + std::to_string(nccl_ranks) +
+                               " ranks and is rank " + std::to_string(nccl_rank) +
+                               " of them; comm holds " + std::to_string(ranks) +
+                               " and this is rank " + std::to_string(rank));
+    }
+  }
+#else
+  (void)comm;
+#endif
   if (options.exchange == Exchange::direct && !host_memory<typename KeyView::memory_space>() &&
       mpi_cuda_support() == CudaSupport::no) {
     Ordo::Impl::fail(fn,
@@ -242,8 +272,13 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   }
   record.imbalance = options.imbalance;
   record.count = keys.extent(0);
+  const Way way = exchange_way<ExecSpace, typename S::Mem>(options.exchange);
+  record.nccl = way == Way::nccl;
+#if defined(ORDO_ENABLE_NCCL)
+  if (record.nccl) record.nccl_cached = NcclCommunicators::instance().find(comm) != nullptr;
+#endif
   try {
-    check_local<ExecSpace>(fn, form, keys, values, options);
+    check_local<ExecSpace>(fn, form, comm, keys, values, options);
   } catch (const std::invalid_argument& e) {
     record.reject(e.what());
   }
@@ -289,12 +324,26 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     clock.lap(space, &SortStats::splitter_seconds);
 
     const ExchangePlan plan = plan_exchange(comm, cuts);
-    const bool direct = exchange_direct<typename S::Mem>(options.exchange);
     const std::size_t m = plan.received;
     const auto got = work_view<WorkKeys>(space, m, MPISlot::received_keys);
     const auto got_values = work_view<WorkValues>(space, m, MPISlot::received_values);
-    exchange(space, comm, plan, mine, got, direct);
-    if constexpr (S::with_values) exchange(space, comm, plan, mine_values, got_values, direct);
+    if (way == Way::nccl) {
+#if defined(ORDO_ENABLE_NCCL)
+      if constexpr (nccl_possible<ExecSpace, typename S::Mem>()) {
+        const ncclComm_t nccl = nccl_communicator(space, comm, agreed, options, fn);
+        if constexpr (S::with_values) {
+          nccl_exchange(space, comm, nccl, agreed, plan, options, fn, std::pair(mine, got),
+                        std::pair(mine_values, got_values));
+        } else {
+          nccl_exchange(space, comm, nccl, agreed, plan, options, fn, std::pair(mine, got));
+        }
+      }
+#endif
+    } else {
+      const bool direct = way == Way::direct;
+      exchange(space, comm, plan, mine, got, direct);
+      if constexpr (S::with_values) exchange(space, comm, plan, mine_values, got_values, direct);
+    }
     clock.lap(space, &SortStats::exchange_seconds);
 
     // The sorted copy's slots, no longer needed, are the merge's scratch.
@@ -313,7 +362,8 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
         options.stats->bytes_received += bytes * plan.recv_counts[r];
       }
       options.stats->splitter_rounds = rounds;
-      options.stats->direct = direct;
+      options.stats->direct = way == Way::direct;
+      options.stats->nccl = way == Way::nccl;
     }
   }
   if constexpr (keeps_counts(form)) {
