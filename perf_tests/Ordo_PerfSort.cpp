@@ -104,6 +104,7 @@ void run_point(const Options& o, Report& report, int log2n) {
   if (!o.algorithm.empty()) {
     options.algorithm = o.algorithm == "radix"    ? Ordo::Impl::SortAlgorithm::radix
                         : o.algorithm == "vendor" ? Ordo::Impl::SortAlgorithm::vendor
+                        : o.algorithm == "merge"  ? Ordo::Impl::SortAlgorithm::vendor_merge
                                                   : Ordo::Impl::SortAlgorithm::slab;
   }
   Point p{primitive, o.key, o.dist, impl, o.values, n, {}, bytes, 1.0};

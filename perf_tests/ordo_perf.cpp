@@ -111,10 +111,11 @@ int main(int argc, char* argv[]) {
       ->check(CLI::IsMember({1, 4, 8, 16, 32}));
   app.get_subcommand("sort")
       ->add_option("--algorithm", o.algorithm,
-                   "the slab sort, Ordo's radix sort or the vendor radix sort (arithmetic keys; "
-                   "CUB on CUDA builds with Ordo_ENABLE_CUB, else Ordo's radix sort) at every "
-                   "size (default: Ordo's dispatch)")
-      ->check(CLI::IsMember({"slab", "radix", "vendor"}));
+                   "the slab sort, Ordo's radix sort, the vendor radix sort or the vendor merge "
+                   "sort (arithmetic keys; CUB on CUDA builds with Ordo_ENABLE_CUB, else Ordo's "
+                   "radix sort, or the slab sort for merge) at every size (default: Ordo's "
+                   "dispatch)")
+      ->check(CLI::IsMember({"slab", "radix", "vendor", "merge"}));
   app.get_subcommand("sort")
       ->add_option("--vendor-bits", o.vendor_bits,
                    "tuning experiment: whether the vendor sort first finds the bits that vary, "

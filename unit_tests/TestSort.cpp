@@ -411,8 +411,8 @@ constexpr bool vendor_sort = Ordo::Impl::vendor_sort_available_v<ExecSpace>;
 
 // The radix sorts forced: Ordo's with each ranking (the CUDA seam and the portable one; host
 // backends have only the portable one) and, where the build has one, the vendor sort without and
-// with the search for the bits that vary. All are stable, so all must give the oracle's bits
-// exactly.
+// with the search for the bits that vary, and the vendor merge sort. All are stable, so all must
+// give the oracle's bits exactly.
 std::vector<SortOptions> radix_options() {
   std::vector<SortOptions> all(on_host ? 1 : 2);
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -423,6 +423,10 @@ std::vector<SortOptions> radix_options() {
     all.emplace_back();
     all.back().algorithm = SortAlgorithm::vendor;
     all.back().vendor_bits = bits;
+  }
+  if (vendor_sort) {
+    all.emplace_back();
+    all.back().algorithm = SortAlgorithm::vendor_merge;
   }
   return all;
 }
@@ -532,14 +536,16 @@ TEST(SortRadix, SkippedDigits) {
 
 // ---- the vendor sort's ways in and the dispatch ---------------------------------------------
 
-// The vendor sort's forced options, without and with the bits (none where the build has no vendor
-// sort).
+// The vendor sorts' forced options: the radix sort without and with the bits, the merge sort (none
+// where the build has no vendor sort).
 std::vector<SortOptions> vendor_options() {
   std::vector<SortOptions> all = radix_options();
-  all.erase(
-      std::remove_if(all.begin(), all.end(),
-                     [](const SortOptions& o) { return o.algorithm != SortAlgorithm::vendor; }),
-      all.end());
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [](const SortOptions& o) {
+                             return o.algorithm != SortAlgorithm::vendor &&
+                                    o.algorithm != SortAlgorithm::vendor_merge;
+                           }),
+            all.end());
   return all;
 }
 
@@ -671,7 +677,8 @@ TEST(SortVendor, BitsSeenLate) {
 }
 
 // Each bound of the dispatch that this backend has up to 2^23 (radix_from, vendor_from,
-// vendor_bits_from of 4-byte keys with and without 4-byte values; vendor_float_bits_from of
+// vendor_bits_from, vendor_merge_from of 4-byte keys with and without 4-byte values;
+// vendor_float_bits_from of
 // floats) and one either side: the automatic dispatch and every path forced, each against
 // std::stable_sort (stable_sort_by_key, sort_permutation) or std::sort (sort), so that the paths
 // agree bit for bit.
@@ -682,8 +689,9 @@ TEST(SortDispatch, BoundsAgreeWithEveryPath) {
   paths.push_back(slab_options());
   paths.push_back(SortOptions{});
   int bounds = 0;
-  for (std::int64_t bound : {Keys::radix_from, Keys::vendor_from, Keys::vendor_bits_from,
-                             Pairs::radix_from, Pairs::vendor_from, Pairs::vendor_bits_from}) {
+  for (std::int64_t bound :
+       {Keys::radix_from, Keys::vendor_from, Keys::vendor_bits_from, Keys::vendor_merge_from,
+        Pairs::radix_from, Pairs::vendor_from, Pairs::vendor_bits_from, Pairs::vendor_merge_from}) {
     if (bound >= Ordo::Impl::never || bound > (std::int64_t(1) << 23)) continue;
     ++bounds;
     for (std::int64_t n : {bound - 1, bound, bound + 1}) {

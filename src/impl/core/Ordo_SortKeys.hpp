@@ -69,6 +69,7 @@ struct Codec<
                      (is_less_v<Comp> || is_greater_v<Comp> || std::is_same_v<Comp, less<Key>> ||
                       std::is_same_v<Comp, greater<Key>>)>> {
   static constexpr bool encoded = true;
+  using Original = Key;
   static constexpr bool floating = std::is_floating_point_v<Key>;
   static constexpr bool descending = is_greater_v<Comp> || std::is_same_v<Comp, greater<Key>>;
   using Bits = typename UnsignedOf<sizeof(Key)>::type;

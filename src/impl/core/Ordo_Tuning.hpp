@@ -188,6 +188,10 @@ struct SortTuning {
   static constexpr std::int64_t vendor_from = never;
   static constexpr std::int64_t vendor_bits_from = never;        // integer keys
   static constexpr std::int64_t vendor_float_bits_from = never;  // floating-point keys
+  // The vendor merge sort (where the build has one) from vendor_merge_from records (floats:
+  // vendor_merge_float_from) up to vendor_from.
+  static constexpr std::int64_t vendor_merge_from = never;
+  static constexpr std::int64_t vendor_merge_float_from = never;
   static constexpr int vendor_bits_team = 1;
   static constexpr int vendor_bits_items = 1 << 12;
   // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to

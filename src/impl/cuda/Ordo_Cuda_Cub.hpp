@@ -4,8 +4,8 @@
 
 // Seam level: device.
 // CUDA vendor seam, where CMake's Ordo_ENABLE_CUB is on (the default in CUDA builds), the only file
-// that includes CUB (from the CUDA toolkit): the sort's cub::DeviceRadixSort
-// (Ordo_SortVendorImpl.hpp), and the runs' cub::DeviceSelect::Unique,
+// that includes CUB (from the CUDA toolkit): the sort's cub::DeviceRadixSort and
+// cub::DeviceMergeSort (Ordo_SortVendorImpl.hpp), and the runs' cub::DeviceSelect::Unique,
 // cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp). Sort
 // keys are CUB's arithmetic types in CUB's order (the device level hands it only keys for which
 // that is Ordo's order), values any trivially copyable type (void: keys only); the runs get integer
@@ -20,6 +20,7 @@
 
 #if defined(ORDO_CUDA_VENDOR)
 
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
@@ -91,6 +92,22 @@ void cub_radix_sort_into(const char* fn, void* temp, std::size_t& bytes, const K
                                               n, begin_bit, end_bit, stream);
   }
   cub_check(status, fn);
+}
+
+// Sorts keys[0, n) (values[0, n) with them) in place by less, stably (cub::DeviceMergeSort, which
+// keeps its second buffer in temp). n < 2^31, passed as an int.
+template <class K, class V, class Less>
+void cub_merge_sort(const char* fn, void* temp, std::size_t& bytes, K* keys, V* values,
+                    std::int64_t n, const Less& less, const Kokkos::Cuda& space) {
+  const cudaStream_t stream = space.cuda_stream();
+  cudaError_t status;
+  if constexpr (std::is_void_v<V>) {
+    (void)values;
+    status = cub::DeviceMergeSort::StableSortKeys(temp, bytes, keys, int(n), less, stream);
+  } else {
+    status = cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys, values, int(n), less, stream);
+  }
+  cub_check(status, fn, "DeviceMergeSort");
 }
 
 // The runs' calls take n < 2^31 and pass it as an int: CUB then indexes with 32-bit offsets (with

@@ -83,6 +83,13 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
                                                                    : ValueBytes == 4 ? 17
                                                                                      : 19)
                                                                 : 21);
+  // vendor_merge_from (floats: vendor_merge_float_from): from there up to vendor_from (or
+  // radix_from, where lower) cub::DeviceMergeSort beats the slab sort (ordo-perf sort --algorithm
+  // slab|merge); 4-byte floats never (its comparator on them costs more than it saves).
+  static constexpr std::int64_t vendor_merge_from =
+      std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0 ? 14 : 13) : 11);
+  static constexpr std::int64_t vendor_merge_float_from =
+      KeyBytes == 4 ? std::int64_t(1) << 62 : std::int64_t(1) << 13;
   static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
   static constexpr std::int64_t vendor_float_bits_from = std::int64_t(1) << 22;
   static constexpr int vendor_bits_team = 256;

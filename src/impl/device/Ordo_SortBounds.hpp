@@ -51,6 +51,10 @@ std::size_t sort_records_bound(std::int64_t n) {
   if constexpr (Codec::encoded) {  // only encoded keys take the radix and vendor sorts
     switch (sort_algorithm<ExecSpace, Codec, V>(n, SortOptions{})) {
       case SortAlgorithm::vendor: return vendor_sort_bound<K, V>(n);
+      // Where the ends are not raw (strided Views) the merge sort falls back to the radix sort's
+      // staged way.
+      case SortAlgorithm::vendor_merge:
+        return std::max(vendor_merge_sort_bound<Codec, V>(n), vendor_sort_bound<K, V>(n));
       case SortAlgorithm::radix: return radix_sort_bound<ExecSpace, K, V>(n);
       default: break;
     }

@@ -236,19 +236,27 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
 // ---- dispatch --------------------------------------------------------------------------------
 
 // Which sort n records (keys by Codec, values V) take: options.algorithm, or by SortTuning's
-// bounds; the vendor sort only where the build has one for the space (else the radix sort), the
-// radix and vendor sorts only for encoded keys (else the slab sort).
+// bounds (where the build has vendor sorts: the vendor radix sort from vendor_from, its merge sort
+// from vendor_merge_from, Ordo's radix sort from radix_from, else the slab sort); the vendor radix
+// sort only where the build has one for the space (else the radix sort), its merge sort likewise
+// (else the slab sort), the radix and vendor sorts only for encoded keys (else the slab sort).
 template <class ExecSpace, class Codec, class V>
 SortAlgorithm sort_algorithm(std::int64_t n, const SortOptions& options) {
   if constexpr (Codec::encoded) {
     using Tuning = typename SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning;
+    constexpr bool vendor = vendor_sort_available_v<ExecSpace>;
+    constexpr std::int64_t merge_from =
+        Codec::floating ? Tuning::vendor_merge_float_from : Tuning::vendor_merge_from;
     SortAlgorithm a = options.algorithm;
     if (a == SortAlgorithm::automatic) {
-      a = n >= Tuning::vendor_from && vendor_sort_available_v<ExecSpace> ? SortAlgorithm::vendor
-          : n >= Tuning::radix_from                                      ? SortAlgorithm::radix
-                                                                         : SortAlgorithm::slab;
+      a = !vendor ? (n >= Tuning::radix_from ? SortAlgorithm::radix : SortAlgorithm::slab)
+          : n >= Tuning::vendor_from ? SortAlgorithm::vendor
+          : n >= merge_from          ? SortAlgorithm::vendor_merge
+          : n >= Tuning::radix_from  ? SortAlgorithm::radix
+                                     : SortAlgorithm::slab;
     }
-    if (a == SortAlgorithm::vendor && !vendor_sort_available_v<ExecSpace>) a = SortAlgorithm::radix;
+    if (a == SortAlgorithm::vendor && !vendor) a = SortAlgorithm::radix;
+    if (a == SortAlgorithm::vendor_merge && !vendor) a = SortAlgorithm::slab;
     return a;
   } else {
     (void)n;
@@ -257,7 +265,8 @@ SortAlgorithm sort_algorithm(std::int64_t n, const SortOptions& options) {
   }
 }
 
-// Whether a sort takes one of the radix sorts, which are stable whatever the values are.
+// Whether a sort takes one of the radix sorts or the vendor merge sort, which are stable whatever
+// the values are.
 template <class ExecSpace, class Codec, class V>
 bool radix_chosen(std::int64_t n, const SortOptions& options) {
   return sort_algorithm<ExecSpace, Codec, V>(n, options) != SortAlgorithm::slab;
@@ -273,14 +282,17 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   using Less = typename Codec::Less;
   if (n == 0) return;
   if constexpr (Codec::encoded) {
-    switch (sort_algorithm<ExecSpace, Codec, V>(n, options)) {
+    const SortAlgorithm algorithm = sort_algorithm<ExecSpace, Codec, V>(n, options);
+    switch (algorithm) {
       case SortAlgorithm::vendor:
+      case SortAlgorithm::vendor_merge:
         if constexpr (vendor_sort_available_v<ExecSpace>) {
           using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
           const std::int64_t bits_from =
               Codec::floating ? Tuning::vendor_float_bits_from : Tuning::vendor_bits_from;
           const bool bits = options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0;
-          vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits);
+          vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits,
+                                algorithm == SortAlgorithm::vendor_merge);
           return;
         }
         break;

@@ -2,8 +2,10 @@
 #ifndef ORDO_IMPL_SORTVENDORIMPL_HPP
 #define ORDO_IMPL_SORTVENDORIMPL_HPP
 
-// Device level of the vendor radix sort: on CUDA, cub::DeviceRadixSort through the vendor seam
-// (src/impl/cuda/Ordo_Cuda_Cub.hpp) with Ordo's contract around it. Three ways in:
+// Device level of the vendor sorts: on CUDA, cub::DeviceRadixSort and, at middle sizes,
+// cub::DeviceMergeSort through the vendor seam (src/impl/cuda/Ordo_Cuda_Cub.hpp) with Ordo's
+// contract around them. The merge sort sorts the caller's contiguous Views in place with Ordo's
+// order as its comparator (vendor_merge_sort). Three ways into the radix sort:
 //   direct  the caller's contiguous Views, in place: CUB sorts between them and workspace buffers;
 //           when it ends in the workspace, the records are copied back
 //   into    the caller's contiguous input Views to its output Views (sort_into): CUB reads the
@@ -33,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -382,13 +385,54 @@ void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t 
 
 #endif
 
+// Ordo's order of two keys, for CUB's merge sort: by their encoded bits (floats: -0.0 before +0.0,
+// NaNs after +inf; Ordo::greater complemented).
+template <class Codec, class Key>
+struct EncodedLess {
+  KOKKOS_INLINE_FUNCTION bool operator()(const Key& a, const Key& b) const {
+    return Codec::encode(a) < Codec::encode(b);
+  }
+};
+
+// The vendor merge sort, cub::DeviceMergeSort, where it beats the slab sort (SortTuning's
+// vendor_merge_from up to vendor_from): the caller's contiguous Views in place (from a source
+// that is not the sink, copied first), Ordo's order as the comparator. Returns false, having
+// changed nothing, where the ends are not raw or n does not fit an int (then the vendor radix sort
+// runs).
+template <class Codec, class V, class Source, class Sink>
+bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
+                       const Source& source, const Sink& sink) {
+  if constexpr (!raw_ends_v<Source, Sink>) {
+    return false;
+  } else {
+    if (n > std::int64_t(std::numeric_limits<int>::max())) return false;  // CUB's int count
+    using Key = typename RawEnd<decltype(Sink::keys)>::type;
+    using CubValue = typename RawEnd<decltype(Sink::values)>::type;
+    Key* const keys = raw_data(sink.keys);
+    CubValue* const values = raw_data(sink.values);
+    const EncodedLess<Codec, Key> less{};
+    std::size_t bytes = 0;
+    CudaSeam::cub_merge_sort(fn, nullptr, bytes, keys, values, n, less, space);
+    const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
+    if (raw_data(source.keys) != keys) {
+      Kokkos::deep_copy(space, sink.keys.view, source.keys.view);
+      if constexpr (!std::is_void_v<CubValue>) {
+        Kokkos::deep_copy(space, sink.values.view, source.values.view);
+      }
+    }
+    CudaSeam::cub_merge_sort(fn, temp.data(), bytes, keys, values, n, less, space);
+    return true;
+  }
+}
+
 // Sorts n records of `source` (keys encoded by Codec, values V) into `sink`, stably, by the vendor
-// radix sort; bits: find the bits that vary first.
+// merge sort (merge) or radix sort; bits: find the bits that vary first.
 template <class Codec, class V, class ExecSpace, class Source, class Sink>
 void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
-                 const Sink& sink, bool bits) {
+                 const Sink& sink, bool bits, bool merge = false) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
 #if defined(ORDO_CUDA_VENDOR)
+  if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
   if constexpr (raw_ends_v<Source, Sink>) {
     if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits)) return;
   }
@@ -419,6 +463,22 @@ std::size_t vendor_sort_bound([[maybe_unused]] std::int64_t n) {
   const std::size_t staged = 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn);
   return words + std::max(staged + slot_bytes<std::byte>(std::int64_t(both)),
                           slot_bytes<std::byte>(std::int64_t(into)));
+#else
+  return 0;
+#endif
+}
+
+// The vendor merge sort's workspace on n records (keys by Codec, values V): CUB's storage.
+template <class Codec, class V>
+std::size_t vendor_merge_sort_bound([[maybe_unused]] std::int64_t n) {
+#if defined(ORDO_CUDA_VENDOR)
+  using Key = typename Codec::Original;
+  using CubValue = std::conditional_t<std::is_same_v<V, NoValue>, void, V>;
+  std::size_t bytes = 0;
+  CudaSeam::cub_merge_sort("Ordo::sort", nullptr, bytes, static_cast<Key*>(nullptr),
+                           static_cast<CubValue*>(nullptr), n, EncodedLess<Codec, Key>{},
+                           Kokkos::Cuda{});
+  return slot_bytes<std::byte>(std::int64_t(bytes));
 #else
   return 0;
 #endif

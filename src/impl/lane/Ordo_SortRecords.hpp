@@ -96,10 +96,11 @@ enum class SortPath { automatic, portable };
 
 // Which sort runs: automatic (SortTuning's vendor_from and radix_from for arithmetic keys under
 // Ordo::less or Ordo::greater), the slab sort (or the host sort), the radix sort (arithmetic keys
-// only: other keys take the slab sort whatever is asked), or the vendor radix sort (arithmetic keys
-// where the build has one for the space, Ordo_SortVendorImpl.hpp: elsewhere the radix sort).
+// only: other keys take the slab sort whatever is asked), the vendor radix sort (arithmetic keys
+// where the build has one for the space, Ordo_SortVendorImpl.hpp: elsewhere the radix sort), or
+// the vendor merge sort (the same keys where the build has one: elsewhere the slab sort).
 // ordo-perf sort --algorithm.
-enum class SortAlgorithm { automatic, slab, radix, vendor };
+enum class SortAlgorithm { automatic, slab, radix, vendor, vendor_merge };
 
 // A sort's choices that the tuning makes unless the caller forces them: the path, the streaming
 // merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels), the vector lanes
