@@ -83,11 +83,12 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
                                                                    : ValueBytes == 4 ? 17
                                                                                      : 19)
                                                                 : 21);
-  // vendor_merge_from (floats: vendor_merge_float_from): from there up to vendor_from (or
-  // radix_from, where lower) cub::DeviceMergeSort beats the slab sort (ordo-perf sort --algorithm
-  // slab|merge); 4-byte floats never (its comparator on them costs more than it saves).
+  // vendor_merge_from (floats: vendor_merge_float_from): from there up to vendor_from,
+  // cub::DeviceMergeSort runs instead of the slab sort and Ordo's radix sort (ordo-perf sort
+  // --algorithm slab|merge|radix); 4-byte floats never (CUB's merge sort of them was slower than
+  // the slab sort at every size).
   static constexpr std::int64_t vendor_merge_from =
-      std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0 ? 14 : 13) : 11);
+      std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0 ? 13 : 12) : 11);
   static constexpr std::int64_t vendor_merge_float_from =
       KeyBytes == 4 ? std::int64_t(1) << 62 : std::int64_t(1) << 13;
   static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
