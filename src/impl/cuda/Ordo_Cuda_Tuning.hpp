@@ -90,7 +90,7 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr std::int64_t vendor_merge_from =
       std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0 ? 13 : 12) : 11);
   static constexpr std::int64_t vendor_merge_float_from =
-      KeyBytes == 4 ? std::int64_t(1) << 62 : std::int64_t(1) << 13;
+      KeyBytes == 4 ? never : std::int64_t(1) << 13;
   static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
   static constexpr std::int64_t vendor_float_bits_from = std::int64_t(1) << 22;
   static constexpr int vendor_bits_team = 256;
