@@ -177,7 +177,11 @@ ncclComm_t nccl_communicator(const ExecSpace& space, MPI_Comm comm, const Agreem
   ncclComm_t nccl = nullptr;
   ncclResult_t r = NcclSeam::init(space, &nccl, a.ranks, id, a.rank);
   if (nccl) r = nccl_settle(nccl, r, options.nccl_timeout_seconds);
-  if (r != ncclSuccess) failure = "ncclCommInitRank: " + NcclSeam::message(r, nccl);
+  if (r == ncclInProgress) {
+    failure = "ncclCommInitRank took longer than options.nccl_timeout_seconds";
+  } else if (r != ncclSuccess) {
+    failure = "ncclCommInitRank: " + NcclSeam::message(r, nccl);
+  }
   try {
     agree_on_outcome(comm, fn, failure);
   } catch (...) {
