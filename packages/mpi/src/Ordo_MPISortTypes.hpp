@@ -44,8 +44,8 @@ struct SortOptions {
   double imbalance = 1.0 / 16;
   Exchange exchange = Exchange::automatic;  ///< how the keys travel between ranks
   SortStats* stats = nullptr;               ///< where to write this rank's SortStats, if not null
-  /// How long the NCCL exchange waits for its peers (and for a new communicator) before it
-  /// aborts the communicator and throws on every rank.
+  /// How long the NCCL exchange waits for its transfers before it aborts the communicator and
+  /// throws on every rank.
   double nccl_timeout_seconds = 300;
 #if defined(ORDO_ENABLE_NCCL)
   /// The NCCL communicator to exchange over: null for Ordo's own, made from the MPI communicator

@@ -201,7 +201,9 @@ TEST(MPISort, SplitterRoundsAndReport) {
     const auto result = Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options);
     EXPECT_LE(stats.splitter_rounds, rank_count() > 1 ? 3 : 0);
     if (rank_count() > 1) {
-      EXPECT_EQ(stats.direct, on_host || Ordo::MPI::mpi_takes_device_memory());
+      // Keys in device memory take NCCL where it is built in, else MPI.
+      EXPECT_EQ(stats.nccl, Ordo::MPI::nccl_built && !on_host);
+      EXPECT_EQ(stats.direct, !stats.nccl && (on_host || Ordo::MPI::mpi_takes_device_memory()));
     }
     EXPECT_GE(stats.local_sort_seconds, 0.0);
     check_sorted_result(input, to_host(result), Ordo::less<>{}, options.imbalance, false);
@@ -438,6 +440,9 @@ ncclComm_t nccl_of_world(int ranks, int rank, MPI_Comm over) {
   MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, over);
   ncclComm_t comm = nullptr;
   EXPECT_EQ(ncclCommInitRank(&comm, ranks, id, rank), ncclSuccess);
+  int count = 0;
+  EXPECT_EQ(ncclCommCount(comm, &count), ncclSuccess);
+  EXPECT_EQ(count, ranks);
   return comm;
 }
 

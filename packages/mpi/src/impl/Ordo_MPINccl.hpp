@@ -9,11 +9,13 @@
 // destroyed when the MPI communicator is freed, by Ordo::MPI::release_nccl_communicator, or at
 // Kokkos::finalize; a caller may pass its own (SortOptions::nccl_comm).
 //
-// No hang: the communicators are non-blocking, every wait on NCCL polls its error state and the
-// stream against SortOptions::nccl_timeout_seconds, and after posting and after finishing the
-// ranks agree over MPI on the outcome. A failure on any rank aborts the communicator on every
-// rank and throws std::runtime_error on every rank, naming the first rank that failed and NCCL's
-// message. The exchange writes only Ordo's workspaces: the caller's Views are untouched.
+// No hang: the wait for the transfers polls the stream and NCCL's error state against
+// SortOptions::nccl_timeout_seconds (so does every wait on a non-blocking communicator a caller
+// passes), and after posting and after finishing the ranks agree over MPI on the outcome; a
+// communicator is made only once every rank has the unique id. A failure on any rank aborts the
+// communicator on every rank and throws std::runtime_error on every rank, naming the first rank
+// that failed and NCCL's message. The exchange writes only Ordo's workspaces: the caller's Views
+// are untouched.
 
 #include <Ordo_Config.hpp>
 
@@ -61,8 +63,8 @@ inline void agree_on_outcome(MPI_Comm comm, const char* fn, const std::string& f
   }
 }
 
-// Waits while comm has an operation in progress (a non-blocking communicator's calls return
-// ncclInProgress); returns its final state, or ncclInProgress after timeout seconds.
+// Waits while comm has an operation in progress (a non-blocking communicator's calls, the caller's,
+// return ncclInProgress); returns its final state, or ncclInProgress after timeout seconds.
 inline ncclResult_t nccl_settle(ncclComm_t comm, ncclResult_t state, double timeout) {
   const auto start = std::chrono::steady_clock::now();
   while (state == ncclInProgress) {
@@ -175,11 +177,8 @@ ncclComm_t nccl_communicator(const ExecSpace& space, MPI_Comm comm, const Agreem
   agree_on_outcome(comm, fn, failure);
   check_mpi(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm), "MPI_Bcast of the NCCL unique id");
   ncclComm_t nccl = nullptr;
-  ncclResult_t r = NcclSeam::init(space, &nccl, a.ranks, id, a.rank);
-  if (nccl) r = nccl_settle(nccl, r, options.nccl_timeout_seconds);
-  if (r == ncclInProgress) {
-    failure = "ncclCommInitRank took longer than options.nccl_timeout_seconds";
-  } else if (r != ncclSuccess) {
+  const ncclResult_t r = NcclSeam::init(space, &nccl, a.ranks, id, a.rank);
+  if (r != ncclSuccess) {
     failure = "ncclCommInitRank: " + NcclSeam::message(r, nccl);
   }
   try {

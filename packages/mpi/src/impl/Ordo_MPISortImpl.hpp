@@ -221,8 +221,12 @@ void check_local(const char* fn, Form form, MPI_Comm comm, const KeyView& keys,
 #if defined(ORDO_ENABLE_NCCL)
   if (options.nccl_comm) {
     int nccl_ranks = 0, nccl_rank = 0, ranks = 0, rank = 0;
-    ncclCommCount(options.nccl_comm, &nccl_ranks);
-    ncclCommUserRank(options.nccl_comm, &nccl_rank);
+    ncclResult_t r = ncclCommCount(options.nccl_comm, &nccl_ranks);
+    if (r == ncclSuccess) r = ncclCommUserRank(options.nccl_comm, &nccl_rank);
+    if (r != ncclSuccess) {
+      Ordo::Impl::fail(fn, "options.nccl_comm: NCCL does not say its ranks: " +
+                               NcclSeam::message(r, options.nccl_comm));
+    }
     MPI_Comm_size(comm, &ranks);
     MPI_Comm_rank(comm, &rank);
     if (nccl_ranks != ranks || nccl_rank != rank) {

@@ -58,16 +58,16 @@ inline std::string message(ncclResult_t code, ncclComm_t comm) {
   return s;
 }
 
-// A non-blocking communicator of rank `rank` of `ranks` on space's device (the calling thread's
-// current device is restored); *comm is null if NCCL made none.
+// A communicator of rank `rank` of `ranks` on space's device (the calling thread's current device
+// is restored); *comm is null if NCCL made none. Blocking: on four H200s a non-blocking
+// communicator's all-to-all of 2^28 keys took 0.90 ms against 0.71 for a blocking one's (its calls
+// are posted from NCCL's own thread).
 inline ncclResult_t init(const Kokkos::Cuda& space, ncclComm_t* comm, int ranks,
                          const ncclUniqueId& id, int rank) {
-  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0;
   int previous = 0;
   cudaGetDevice(&previous);
   cudaSetDevice(space.cuda_device());
-  const ncclResult_t r = ncclCommInitRankConfig(comm, ranks, id, rank, &config);
+  const ncclResult_t r = ncclCommInitRank(comm, ranks, id, rank);
   cudaSetDevice(previous);
   return r;
 }
