@@ -383,8 +383,6 @@ void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t 
                                                                 current ? v1.data() : v0.data()});
 }
 
-#endif
-
 // Ordo's order of two keys, for CUB's merge sort: by their encoded bits (floats: -0.0 before +0.0,
 // NaNs after +inf; Ordo::greater complemented).
 template <class Codec, class Key>
@@ -425,11 +423,14 @@ bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n
   }
 }
 
+#endif
+
 // Sorts n records of `source` (keys encoded by Codec, values V) into `sink`, stably, by the vendor
 // merge sort (merge) or radix sort; bits: find the bits that vary first.
 template <class Codec, class V, class ExecSpace, class Source, class Sink>
 void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
-                 const Sink& sink, bool bits, bool merge = false) {
+                 const Sink& sink, [[maybe_unused]] bool bits,
+                 [[maybe_unused]] bool merge = false) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
 #if defined(ORDO_CUDA_VENDOR)
   if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;

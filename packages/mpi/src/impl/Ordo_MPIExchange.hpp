@@ -18,7 +18,11 @@
 #include <mpi-ext.h>
 #endif
 
-#include <numeric>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace Ordo::MPI::Impl {
@@ -84,27 +88,51 @@ class ElementType {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-// Element counts to and from every rank, and where each run starts.
+// Element counts to and from every rank as the transport takes them, and where each received run
+// lies. Each run leaves from a multiple of exchange_alignment elements of the sender's sorted keys
+// (up to exchange_alignment - 1 elements of the run before it go along, its head) and lands on
+// such a multiple of the receive buffer: both ends of every copy are aligned. NCCL's copies run
+// at less than half their speed from or to unaligned addresses (on four H200s, 2^28 keys at 124
+// GB/s a rank against 282 for aligned buffers).
+inline constexpr std::size_t exchange_alignment = 16;
+
 struct ExchangePlan {
-  std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
-  std::size_t received = 0;
+  std::vector<int> send_counts, send_displs, recv_counts, recv_displs;  // heads included
+  std::vector<int> send_heads;
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) of each received run
+  std::size_t received = 0;                               // keys received, heads left out
+  std::size_t extent = 0;                                 // elements of the receive buffer
 };
 
 inline ExchangePlan plan_exchange(MPI_Comm comm, const std::vector<std::uint64_t>& cuts) {
   const int ranks = static_cast<int>(cuts.size()) - 1;
+  constexpr std::size_t align = exchange_alignment;
   ExchangePlan p;
-  p.send_counts.resize(ranks);
-  p.recv_counts.resize(ranks);
-  p.send_displs.resize(ranks);
-  p.recv_displs.resize(ranks);
+  std::vector<int> out(2 * ranks), in(2 * ranks);  // (count with head, head) to and from each
   for (int r = 0; r < ranks; ++r) {
-    p.send_counts[r] = static_cast<int>(cuts[r + 1] - cuts[r]);
-    p.send_displs[r] = static_cast<int>(cuts[r]);
+    const std::uint64_t begin = cuts[r], end = cuts[r + 1];
+    const std::uint64_t from = end > begin ? begin - begin % align : begin;
+    p.send_displs.push_back(static_cast<int>(from));
+    p.send_counts.push_back(static_cast<int>(end - from));
+    p.send_heads.push_back(static_cast<int>(begin - from));
+    out[2 * r] = p.send_counts[r];
+    out[2 * r + 1] = p.send_heads[r];
   }
-  check_mpi(MPI_Alltoall(p.send_counts.data(), 1, MPI_INT, p.recv_counts.data(), 1, MPI_INT, comm),
+  check_mpi(MPI_Alltoall(out.data(), 2, MPI_INT, in.data(), 2, MPI_INT, comm),
             "MPI_Alltoall of the counts");
-  std::exclusive_scan(p.recv_counts.begin(), p.recv_counts.end(), p.recv_displs.begin(), 0);
-  p.received = std::size_t(p.recv_displs[ranks - 1]) + p.recv_counts[ranks - 1];
+  std::size_t at = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const std::size_t count = std::size_t(in[2 * r]), head = std::size_t(in[2 * r + 1]);
+    if (at > std::size_t(std::numeric_limits<int>::max()) - count) {
+      throw std::runtime_error("Ordo::MPI: a rank would receive more than 2^31 - 1 elements");
+    }
+    p.recv_counts.push_back(static_cast<int>(count));
+    p.recv_displs.push_back(static_cast<int>(at));
+    p.runs.emplace_back(at + head, at + count);
+    p.received += count - head;
+    at = (at + count + align - 1) / align * align;
+  }
+  p.extent = at;
   return p;
 }
 

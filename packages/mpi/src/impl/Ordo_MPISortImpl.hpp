@@ -20,6 +20,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -72,55 +73,53 @@ View uninitialized(const char* label, std::size_t n) {
   return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
 }
 
-// Merges the runs of `in` (one from each rank, in rank order, each sorted; counts[r] keys from
-// rank r) into `out`, pairwise: a stable merge of neighbours keeps the lower rank's keys first on
-// ties. log2 of the runs passes, alternating between `out` and `scratch` so that the last pass
-// writes `out` (scratch is used from three runs on). All Views hold at least the received keys.
+// Merges the sorted runs of `in` (ranges [begin, end), one from each rank, in rank order) into
+// `out`, pairwise: a stable merge of neighbours keeps the lower rank's keys first on ties. log2 of
+// the runs passes, each writing its merged runs one after the other from the start of its
+// destination, alternating between `out` and `scratch` so that the last pass writes `out`
+// (scratch is used from three runs on). `out` and `scratch` hold at least the runs' keys.
 template <class ExecSpace, class Keys, class Values, class Comp>
 void merge_runs(const ExecSpace& space, const Keys& in, const Values& in_values, const Keys& out,
                 const Values& out_values, const Keys& scratch, const Values& scratch_values,
-                const std::vector<int>& counts, const Comp& comp) {
+                const std::vector<std::pair<std::size_t, std::size_t>>& received,
+                const Comp& comp) {
   constexpr bool with_values = !std::is_same_v<Values, NoValues>;
   std::vector<std::pair<std::size_t, std::size_t>> runs;
-  std::size_t at = 0;
-  for (int c : counts) {
-    if (c > 0) runs.emplace_back(at, at + c);
-    at += c;
+  for (const auto& run : received) {
+    if (run.second > run.first) runs.push_back(run);
   }
   int passes = 0;
   while ((std::size_t(1) << passes) < runs.size()) ++passes;
-  if (passes == 0) {
-    Kokkos::deep_copy(space, part(out, 0, at), part(in, 0, at));
-    if constexpr (with_values)
-      Kokkos::deep_copy(space, part(out_values, 0, at), part(in_values, 0, at));
-    return;
-  }
   Keys src = in;
   Values src_values = in_values;
-  for (int pass = 1; pass <= passes; ++pass) {
-    const bool to_out = (passes - pass) % 2 == 0;
+  for (int pass = 1; pass <= std::max(passes, 1); ++pass) {
+    const bool to_out = (passes - pass) % 2 == 0 || passes == 0;
     const Keys dst = to_out ? out : scratch;
     const Values dst_values = to_out ? out_values : scratch_values;
     std::vector<std::pair<std::size_t, std::size_t>> next;
+    std::size_t at = 0;
     for (std::size_t i = 0; i < runs.size(); i += 2) {
       const auto [a0, a1] = runs[i];
       if (i + 1 == runs.size()) {
-        Kokkos::deep_copy(space, part(dst, a0, a1), part(src, a0, a1));
+        Kokkos::deep_copy(space, part(dst, at, at + a1 - a0), part(src, a0, a1));
         if constexpr (with_values) {
-          Kokkos::deep_copy(space, part(dst_values, a0, a1), part(src_values, a0, a1));
+          Kokkos::deep_copy(space, part(dst_values, at, at + a1 - a0), part(src_values, a0, a1));
         }
-        next.emplace_back(a0, a1);
+        next.emplace_back(at, at + a1 - a0);
+        at += a1 - a0;
         continue;
       }
       const auto [b0, b1] = runs[i + 1];
+      const std::size_t end = at + (a1 - a0) + (b1 - b0);
       if constexpr (with_values) {
         Ordo::merge_by_key(space, part(src, a0, a1), part(src_values, a0, a1), part(src, b0, b1),
-                           part(src_values, b0, b1), part(dst, a0, b1), part(dst_values, a0, b1),
+                           part(src_values, b0, b1), part(dst, at, end), part(dst_values, at, end),
                            comp);
       } else {
-        Ordo::merge(space, part(src, a0, a1), part(src, b0, b1), part(dst, a0, b1), comp);
+        Ordo::merge(space, part(src, a0, a1), part(src, b0, b1), part(dst, at, end), comp);
       }
-      next.emplace_back(a0, b1);
+      next.emplace_back(at, end);
+      at = end;
     }
     src = dst;
     src_values = dst_values;
@@ -329,8 +328,8 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 
     const ExchangePlan plan = plan_exchange(comm, cuts);
     const std::size_t m = plan.received;
-    const auto got = work_view<WorkKeys>(space, m, MPISlot::received_keys);
-    const auto got_values = work_view<WorkValues>(space, m, MPISlot::received_values);
+    const auto got = work_view<WorkKeys>(space, plan.extent, MPISlot::received_keys);
+    const auto got_values = work_view<WorkValues>(space, plan.extent, MPISlot::received_values);
     if (way == Way::nccl) {
 #if defined(ORDO_ENABLE_NCCL)
       if constexpr (nccl_possible<ExecSpace, typename S::Mem>()) {
@@ -356,14 +355,14 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     if constexpr (S::with_values) result_values = part(result_values, 0, m);
     merge_runs(space, got, got_values, as_work<WorkKeys>(result),
                as_work<WorkValues>(result_values), work_view<WorkKeys>(space, m, MPISlot::keys),
-               work_view<WorkValues>(space, m, MPISlot::values), plan.recv_counts, comp);
+               work_view<WorkValues>(space, m, MPISlot::values), plan.runs, comp);
 
     if (options.stats) {
       const std::uint64_t bytes = record.key_size + record.value_size;
       for (int r = 0; r < agreed.ranks; ++r) {
         if (r == agreed.rank) continue;
-        options.stats->bytes_sent += bytes * plan.send_counts[r];
-        options.stats->bytes_received += bytes * plan.recv_counts[r];
+        options.stats->bytes_sent += bytes * (plan.send_counts[r] - plan.send_heads[r]);
+        options.stats->bytes_received += bytes * (plan.runs[r].second - plan.runs[r].first);
       }
       options.stats->splitter_rounds = rounds;
       options.stats->direct = way == Way::direct;
