@@ -3,7 +3,7 @@
 """The records the READMEs cite: every perf_tests/results file named in README.md,
 perf_tests/README.md and docs/*.md exists, and every context line of a cited JSON-lines record
 names a commit, one of those its file name gives (records are named after the commits their
-binaries were built from: sort-h100-55802b7.jsonl; A/B records after both)."""
+binaries were built from: sort-h100-b39c78d.jsonl; A/B records after both)."""
 import json
 import pathlib
 import re
