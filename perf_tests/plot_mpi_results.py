@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Plots ordo-perf-mpi JSON lines: for each point, the distributed sort's phases (the slowest
 rank's local sort, splitters, exchange, merge) as stacked bars beside the run's two baselines
-added up (local sort alone + MPI_Alltoallv of the same bytes; one rank sends nothing, so its
+added up (local sort alone + an all-to-all of the same bytes by the exchange's engine, MPI or
+NCCL, each point labelled with it; one rank sends nothing, so its
 floor is the local sort alone); and, where the points include one rank, a second panel of the
 speedup over one rank's Ordo::sort of the same keys (strong scaling) and of P times the keys
 (weak scaling: P x that sort's time / the distributed sort's time). Uses matplotlib from
@@ -28,8 +29,8 @@ def label(p):
         what += " pairs"
     if p["dist"] != "uniform":
         what += f" {p['dist']}"
-    if p["exchange"] == "staged":
-        what += " staged"
+    if p["exchange"] in ("staged", "direct", "nccl") and p["ranks"] > 1:
+        what += " " + {"staged": "staged", "direct": "MPI", "nccl": "NCCL"}[p["exchange"]]
     return what
 
 
