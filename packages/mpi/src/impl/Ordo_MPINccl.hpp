@@ -12,8 +12,9 @@
 // No hang: the wait for the transfers polls the stream and NCCL's error state against
 // SortOptions::nccl_timeout_seconds (so does every wait on a non-blocking communicator a caller
 // passes), and after posting and after finishing the ranks agree over MPI on the outcome; a
-// communicator is made only once every rank has the unique id. A failure on any rank aborts the
-// communicator on every rank and throws std::runtime_error on every rank, naming the first rank
+// communicator is made only once every rank has the unique id (ncclCommInitRank itself waits for
+// every rank to join: blocking communicators, see Ordo_Cuda_Nccl.hpp). A failure on any rank aborts
+// the communicator on every rank and throws std::runtime_error on every rank, naming the first rank
 // that failed and NCCL's message. The exchange writes only Ordo's workspaces: the caller's Views
 // are untouched.
 
