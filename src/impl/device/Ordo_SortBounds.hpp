@@ -96,7 +96,7 @@ std::size_t any_sort_bound(std::int64_t n) {
   if constexpr (Codec::encoded) {
     most = std::max(most, radix_sort_bound<ExecSpace, K, V>(n));
     if constexpr (vendor_sort_available_v<ExecSpace>) {
-      most = std::max(most, vendor_sort_bound<K, V>(n));
+      most = std::max({most, vendor_sort_bound<K, V>(n), vendor_merge_sort_bound<Codec, V>(n)});
     }
   }
   if constexpr (is_host_space_v<ExecSpace>) {
