@@ -20,7 +20,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -88,12 +87,13 @@ void merge_runs(const ExecSpace& space, const Keys& in, const Values& in_values,
   for (const auto& run : received) {
     if (run.second > run.first) runs.push_back(run);
   }
-  int passes = 0;
+  // At least one pass: a single run is copied (packed) into `out`.
+  int passes = 1;
   while ((std::size_t(1) << passes) < runs.size()) ++passes;
   Keys src = in;
   Values src_values = in_values;
-  for (int pass = 1; pass <= std::max(passes, 1); ++pass) {
-    const bool to_out = (passes - pass) % 2 == 0 || passes == 0;
+  for (int pass = 1; pass <= passes; ++pass) {
+    const bool to_out = (passes - pass) % 2 == 0;
     const Keys dst = to_out ? out : scratch;
     const Values dst_values = to_out ? out_values : scratch_values;
     std::vector<std::pair<std::size_t, std::size_t>> next;
