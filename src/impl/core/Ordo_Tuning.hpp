@@ -98,6 +98,7 @@ struct ScanTuning {
   static constexpr int team_size = 1;
   static constexpr int vt = 15;
   static constexpr int lookback_window = 1;
+  static constexpr int min_teams = 0;  // Kokkos::LaunchBounds<team_size, min_teams> (0: none)
 };
 
 // Binary search of unsorted needles on device backends (lower_bound, upper_bound): a team of

@@ -4,15 +4,20 @@
 
 // Device level of the load-balancing search (moderngpu's): for every output position k, the
 // item it belongs to, the last i with counts_scan(i) <= k. That is the upper bound of k in the
-// scan minus one, so the search is sorted search's walk (Ordo_TileSearch.hpp) of X = the scan
-// and Y = the output positions 0, 1, ..., N - 1, a sequence computed, never stored: the same
-// merge-path partition, tiles and host chunks, labelled Ordo::load_balancing_search::<phase>
+// scan minus one, so the search is sorted search's walk of X = the scan and Y = the output
+// positions 0, 1, ..., N - 1, a sequence computed, never stored:
+//   device backends: Ordo::<algo>::partition (the merge-path partitioner) then Ordo::<algo>::tiles
+//                    (team/Ordo_TileLoadBalance.hpp: a tile loads only its items' scan values);
+//                    small inputs: one launch, Ordo::<algo>::fused
+//   host backends:   Ordo::<algo>::host, the search's merge-path chunk a thread (ItemSink)
 // (interval_expand, interval_gather and the joins' expansion run it too). No per-item loop, no
 // atomics: every output costs the same whatever the counts.
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_MergePathLaunch.hpp>
 #include <impl/device/Ordo_SortedSearchImpl.hpp>
+#include <impl/team/Ordo_TileLoadBalance.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -22,16 +27,6 @@
 #include <type_traits>
 
 namespace Ordo::Impl {
-
-// The sequence 0, 1, ..., n - 1 as a read-only rank-1 "View" of T.
-template <class T>
-struct CountingSequence {
-  using value_type = T;
-  using non_const_value_type = T;
-  std::int64_t n;
-  KOKKOS_INLINE_FUNCTION T operator()(std::int64_t i) const { return T(i); }
-  KOKKOS_INLINE_FUNCTION std::int64_t extent(int) const { return n; }
-};
 
 // The walk's Y results: position k's upper bound in the scan gives its item; store(k, item, rank).
 template <class Scan, class Store>
@@ -85,15 +80,36 @@ struct GatherStore {
   }
 };
 
-// store(k, item, rank) for every output position k in [0, outputs).
-// Kernel labels: Ordo::<algo>::<phase>.
+// store(k, item, rank) for every output position k in [0, outputs). Host backends walk one
+// merge-path chunk a thread (the search's host path, ItemSink); device backends, and tests that
+// ask for the tiled or fused path, run LoadBalanceTiles. Kernel labels: Ordo::<algo>::<phase>.
 template <class ExecSpace, class Scan, class Store>
 void load_balance(const std::string& algo, const ExecSpace& space, const Scan& scan,
                   std::int64_t outputs, const Store& store,
                   SearchPath path = SearchPath::automatic) {
   using T = typename Scan::non_const_value_type;
-  search_dispatch(algo, space, scan, CountingSequence<T>{outputs},
-                  ItemSink<Scan, Store>{scan, store}, less<>{}, path);
+  // No positions, or no items to own them (an error the public calls raise before this).
+  if (outputs == 0 || scan.extent(0) == 0) return;
+  const CountingSequence<T> positions{outputs};
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (path == SearchPath::automatic) {
+      search_dispatch(algo, space, scan, positions, ItemSink<Scan, Store>{scan, store}, less<>{});
+      return;
+    }
+  }
+  using Tuning = SearchTuning<ExecSpace, sizeof(T)>;
+  constexpr int vt = Tuning::vt;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (std::int64_t(scan.extent(0)) + outputs + tile - 1) / tile;
+  const bool fused =
+      path == SearchPath::automatic ? tiles <= Tuning::fused_max_tiles : path == SearchPath::fused;
+  using Part = PartitionView<ExecSpace>;
+  launch_merge_path_tiles(
+      "Ordo::" + algo, space, scan, positions, less<>{}, Tuning::team_size, tile, fused,
+      [&](auto fused_tag, const Part& part) {
+        return LoadBalanceTiles<vt, decltype(fused_tag)::value, ExecSpace, Scan, Part, Store>{
+            scan, positions, part, store};
+      });
 }
 
 // ---- argument checks (Ordo_LoadBalance.hpp)

@@ -52,7 +52,7 @@ void exclusive_scan(const std::string& algo, const ExecSpace& space, std::int64_
     const std::int64_t tiles = (n + 1 + tile - 1) / tile;
     const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::scan_words);
     Kokkos::deep_copy(space, words, 0);
-    launch_tiles(
+    launch_tiles<Tuning::team_size, Tuning::min_teams>(
         "Ordo::" + algo + "::scan", space, TilePlan{tiles, Tuning::team_size},
         ScanTiles<Tuning::vt, Tuning::lookback_window, ExecSpace, Out, Item, decltype(words)>{
             out, item, words, n, tiles});

@@ -26,14 +26,15 @@ struct ScanTiles {
   Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
   std::int64_t n, tiles;
 
+  // The counts, and one word for the tile's sum.
   std::size_t team_shmem_size(int team_size) const {
-    return Tile::shmem_size(std::size_t(team_size) * VT);
+    return Tile::shmem_size(std::size_t(team_size) * VT + 1);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t id = tile_lookback(words).ticket(member, tiles);
     const int nt = member.team_size(), t = member.team_rank();
-    const Tile tile(member.team_scratch(0), std::size_t(nt) * VT);
+    const Tile tile(member.team_scratch(0), std::size_t(nt) * VT + 1);
     const std::int64_t base = id * nt * VT;  // the tile's first count, of n + 1
     // Coalesced loads into scratch; each thread then owns VT consecutive counts (VT odd: a warp's
     // reads of 8-byte counts VT apart meet at most two to a bank).
@@ -47,8 +48,10 @@ struct ScanTiles {
     ORDO_UNROLL
     for (int k = 0; k < VT; ++k) sum += tile(t * VT + k);
     const std::int64_t before = member.team_scan(sum);
-    std::int64_t tile_sum = before + sum;
-    member.team_reduce(Kokkos::Max<std::int64_t>(tile_sum));
+    // The last thread's inclusive sum is the tile's, passed through scratch.
+    if (t == nt - 1) tile(std::size_t(nt) * VT) = before + sum;
+    member.team_barrier();
+    const std::int64_t tile_sum = tile(std::size_t(nt) * VT);
     const std::int64_t prefix = tile_lookback(words).template prefix<Window>(member, id, tile_sum);
     std::int64_t running = prefix + before;
     ORDO_UNROLL
