@@ -99,8 +99,11 @@ struct LoadBalanceTiles {
     }
     member.team_barrier();
 
+    // On a scan that is not sorted the threads' walks need not meet: a position may be left
+    // unwritten (its slot holds anything) or written twice. Its item is then held to the loaded
+    // ones, so that no read or write leaves scratch or the caller's Views.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, ny), [&](int i) {
-      const int j = owner(i);
+      const int o = owner(i), j = o < 0 ? 0 : o < loaded ? o : loaded - 1;
       store(y0 + i, first + j, y0 + i - std::int64_t(values(j)));
     });
   }
