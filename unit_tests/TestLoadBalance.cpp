@@ -87,6 +87,69 @@ TEST(LoadBalance, SearchAgainstTheItemLoop) {
   check_load_balance<std::int64_t>(Path::dispatch, random_counts(large_size() / 4, 3, 16));
 }
 
+// Items plus positions at the tiled path's tile boundaries +-1 (one tile, two, the most one
+// launch takes and one more), with the scan and the outputs 1 to 3 elements into their
+// allocations, on every path.
+TEST(LoadBalance, TileBoundariesAndOffsets) {
+  using T = std::int32_t;
+  using Tuning = Ordo::Impl::SearchTuning<ExecSpace, sizeof(T)>;
+  const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;
+  std::vector<std::int64_t> totals;
+  for (std::int64_t tiles :
+       {std::int64_t(1), std::int64_t(2), std::int64_t(Tuning::fused_max_tiles),
+        std::int64_t(Tuning::fused_max_tiles) + 1}) {
+    for (std::int64_t d : {-1, 0, 1}) {
+      if (tiles * tile + d >= 2) totals.push_back(tiles * tile + d);
+    }
+  }
+  const ExecSpace space;
+  for (std::size_t offset : {1, 2, 3}) {
+    for (std::int64_t total : totals) {
+      // Counts of 0 to 7, the last one making items + positions = total.
+      std::mt19937_64 rng(std::uint64_t(total) * 4 + offset);
+      std::vector<std::int64_t> counts;
+      std::int64_t outputs = 0;
+      for (;;) {
+        const std::int64_t c = std::int64_t(rng() % 8);
+        const std::int64_t used = std::int64_t(counts.size()) + outputs;
+        const std::int64_t last = total - used - 1;
+        counts.push_back(used + 1 + c >= total ? last : c);
+        outputs += counts.back();
+        if (used + 1 + c >= total) break;
+      }
+      std::int64_t check_total = 0;
+      const auto scan = exclusive_scan<T>(counts, check_total);
+      ASSERT_EQ(outputs, check_total);
+      std::vector<std::int64_t> item, rank;
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        for (std::int64_t r = 0; r < counts[i]; ++r)
+          item.push_back(std::int64_t(i)), rank.push_back(r);
+      }
+      for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
+        SCOPED_TRACE("offset " + std::to_string(offset) + " total " + std::to_string(total) +
+                     " path " + std::to_string(int(path)));
+        const auto dscan = at_offset(scan, offset);
+        const auto item_all = at_offset(std::vector<T>(outputs + 1, poison_value<T>()), offset + 1);
+        const auto rank_all = at_offset(
+            std::vector<std::int64_t>(outputs + 1, poison_value<std::int64_t>()), offset + 2);
+        const DeviceView<T> out_item =
+            Kokkos::subview(item_all, std::make_pair(std::size_t(0), std::size_t(outputs)));
+        if (path == Path::dispatch) {
+          Ordo::load_balancing_search(space, dscan, out_item, rank_all);
+        } else {
+          Ordo::Impl::load_balance(
+              "load_balancing_search", space, dscan, outputs,
+              Ordo::Impl::ItemStore<DeviceView<T>, DeviceView<std::int64_t>>{out_item, rank_all},
+              path == Path::fused ? Ordo::Impl::SearchPath::fused : Ordo::Impl::SearchPath::tiled);
+        }
+        ASSERT_EQ(item, head_checked<std::int64_t>(item_all, outputs));
+        ASSERT_EQ(rank, head_checked<std::int64_t>(rank_all, outputs));
+        ASSERT_EQ(scan, to_host(dscan));
+      }
+    }
+  }
+}
+
 TEST(LoadBalance, ExpandAndGather) {
   const ExecSpace space;
   const auto counts = random_counts(5000, 11, 300);
