@@ -5,9 +5,9 @@
 // Team level of the load-balancing search: the search walk (Ordo_TileSearch.hpp) of X = the
 // scan of item counts and Y = the output positions y0, y0 + 1, ..., which it computes instead of
 // loading. A tile of team_size * VT steps loads only its items' scan values (and the item before
-// them, which owns the tile's first positions), each thread walks VT steps in registers and writes
-// the item of each position it passes into scratch, and the team stores the positions' results
-// coalesced. Every step costs the same whatever the counts (items with a zero count take one).
+// them, which owns the tile's first positions), each thread walks VT steps and writes the item of
+// each position it passes into scratch, and the team stores the positions' results coalesced. Every
+// step costs the same whatever the counts (items with a zero count take one).
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Traits.hpp>
