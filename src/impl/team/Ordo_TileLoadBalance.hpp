@@ -92,16 +92,16 @@ struct LoadBalanceTiles {
           ++xi;
         } else {
           // k < count: a thread takes at most mine steps from diag. Before any item's start
-          // (a scan that does not start at 0) the position goes to the first loaded item.
-          owner(k++) = xi > 0 ? xi - 1 : 0;
+          // (a scan that does not start at 0) this is -1: the store below takes the first item.
+          owner(k++) = xi - 1;
         }
       }
     }
     member.team_barrier();
 
-    // On a scan that is not sorted the threads' walks need not meet: a position may be left
-    // unwritten (its slot holds anything) or written twice. Its item is then held to the loaded
-    // ones, so that no read or write leaves scratch or the caller's Views.
+    // A slot's item is held to the loaded ones: -1 before any item's start, and on a scan that is
+    // not sorted the threads' walks need not meet, so a slot may be left unwritten (holding
+    // anything) or written twice; no read or write leaves scratch or the caller's Views.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, ny), [&](int i) {
       const int o = owner(i), j = o < 0 ? 0 : o < loaded ? o : loaded - 1;
       store(y0 + i, first + j, y0 + i - std::int64_t(values(j)));
