@@ -164,39 +164,6 @@ TEST(SegmentedSort, UsersDistributions) {
   }
 }
 
-// The lane kernel's teams of segment_lane_team segments stage them in scratch where they hold at
-// most segment_lane_items records a thread and none is longer than segment_lane_max: teams whose
-// segments fill that exactly, by one record more or one less, and whose longest segment is at the
-// lane bound or one past it, then a last team short of segments.
-TEST(SegmentedSort, LaneTileBoundaries) {
-  using Tuning = Ordo::Impl::SortTuning<ExecSpace, 4, 8>;
-  const std::int64_t team = Tuning::segment_lane_team, items = Tuning::segment_lane_items;
-  const std::int64_t most = Tuning::segment_lane_max;
-  std::mt19937_64 rng(17);
-  std::vector<std::int64_t> l;
-  auto add_team = [&](std::int64_t length, std::int64_t last) {
-    for (std::int64_t s = 0; s + 1 < team; ++s)
-      l.push_back(length < 0 ? std::int64_t(rng() % 5) : length);
-    l.push_back(last);
-  };
-  add_team(items, items);      // exactly the records a team stages
-  add_team(items, items + 1);  // one record more
-  add_team(items, items - 1);  // one less
-  add_team(-1, most);          // tiny segments and one at the lane bound
-  add_team(-1, most + 1);      // and one past it
-  for (std::int64_t s = 0; s < team / 2 + 1; ++s) l.push_back(std::int64_t(rng() % 9));
-  check_every_form<std::uint32_t, double>(l, Dist::uniform, "lane tiles");
-  check_every_form<double, std::uint32_t>(l, Dist::float_specials, "lane tiles f64");
-  const auto offsets = offsets_of<std::int32_t>(l, 1);
-  const std::size_t n = offsets.back() + 3;
-  std::vector<std::uint32_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
-  for (const auto& options : paths())
-    check_segmented(Form::stable, generate<std::uint32_t>(Dist::few_distinct, n, 5), order, offsets,
-                    Ordo::less<>{}, OracleLess<std::uint32_t>{}, options,
-                    "lane tiles stable " + path_name(options));
-}
-
 TEST(SegmentedSort, OneSegmentHoldsEverything) {
   for (std::int64_t n : {0, 1, 2, 17, 1000, 9000, 70000})
     check_every_form<std::uint32_t, std::uint32_t>({n}, Dist::uniform, std::to_string(n));

@@ -202,10 +202,6 @@ struct SortTuning {
   // the standard library (the team bins serve the tests of the portable network).
   static constexpr int segment_lane_max = 16;
   static constexpr std::int64_t segment_team_max = 1024;
-  // Teams of segment_lane_team threads sort the lane bins' segments, a team's segments staged in
-  // scratch where they hold at most segment_lane_items records a thread.
-  static constexpr int segment_lane_team = 1;
-  static constexpr int segment_lane_items = 8;
   // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
   static constexpr int segment_list_team = 1;
   // Host backends sort segments of encoded keys from this many records on with a radix sort (a

@@ -101,10 +101,6 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   // segment_team_max (the block) one team each. The lane bound trades registers against the
   // warps that short segments would leave idle.
   static constexpr int segment_lane_max = 16;
-  // The lane bins: teams of segment_lane_team threads, whose segments are staged in scratch with
-  // coalesced loads and stores where they hold at most segment_lane_items records a thread.
-  static constexpr int segment_lane_team = 256;
-  static constexpr int segment_lane_items = 8;
   static constexpr std::int64_t segment_team_max = std::int64_t(slabs) * lanes * regs;
   static constexpr int segment_group_regs = 8;
   static constexpr int segment_group_team = 128;

@@ -14,8 +14,7 @@
 //   Ordo::segmented_sort::lists      those bins' segment ids (scratch counters, one global atomic
 //                                    a team and bin)
 //   Ordo::segmented_sort::lanes      up to segment_lane_max records: one thread a segment, the
-//                                    network of its registers (lane_sort); no list, one launch,
-//                                    a team's short segments staged in scratch
+//                                    network of its registers (lane_sort); no list, one launch
 //   Ordo::segmented_sort::groups     CUDA seam, up to 32 * seam_team_regs records: one group of
 //                                    a warp's lanes a segment (SortTuning's segment_group_regs
 //                                    registers a lane, or as many lanes as the warp has)
@@ -28,7 +27,6 @@
 #include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_Slab.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
-#include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileSort.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -219,95 +217,16 @@ KOKKOS_INLINE_FUNCTION void sort_segment_in_lanes(const Records& records, std::i
   sort_segment_in_lane<R, Codec, V>(records, lo, n, order);
 }
 
-// Scratch as a record end: record i of the caller's records at slot i - base.
-template <class Tile>
-struct ScratchEnd {
-  Tile tile;
-  std::int64_t base;
-  KOKKOS_INLINE_FUNCTION typename Tile::value_type load(std::int64_t i) const {
-    return tile(i - base);
-  }
-  template <class T>
-  KOKKOS_INLINE_FUNCTION void store(std::int64_t i, const T& x) const {
-    tile(i - base) = x;
-  }
-};
-
-// Every segment of 2 to Max records, one thread each, a team of consecutive segments a tile. A
-// team whose segments are all at most Max records long and together at most Items * team_size
-// (short segments lie side by side) stages their records in scratch with coalesced loads, each
-// thread sorts its segment there, and the team stores them back coalesced; any other team's
-// threads sort their segments in global memory.
-template <int Max, int Items, class ExecSpace, class Codec, class V, class Records, class Order,
-          class Offsets>
+// Every segment of 2 to segment_lane_max records, one thread each (no list: consecutive threads
+// take consecutive segments, whose records lie side by side).
+template <int Max, class Codec, class V, class Records, class Order, class Offsets>
 struct SegmentLanes {
-  using K = typename Codec::Bits;
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Scratch = typename ExecSpace::scratch_memory_space;
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  using KeyTile = Kokkos::View<K*, Scratch, Unmanaged>;
-  using ValueTile = Kokkos::View<StoredValue<V>*, Scratch, Unmanaged>;
-  static constexpr bool has_values = !std::is_same_v<V, NoValue>;
-
   Records records;
   Order order;
   Offsets offsets;
-  std::int64_t segments;
-
-  std::size_t team_shmem_size(int threads) const {
-    return KeyTile::shmem_size(std::size_t(threads) * Items) +
-           (has_values ? ValueTile::shmem_size(std::size_t(threads) * Items) : 0);
-  }
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int nt = member.team_size();
-    const std::int64_t s0 = std::int64_t(member.league_rank()) * nt;
-    const std::int64_t s1 = s0 + nt < segments ? s0 + nt : segments;
-    const std::int64_t s = s0 + member.team_rank();
-    std::int64_t lo = 0, n = 0;
-    if (s < s1) {
-      lo = std::int64_t(offsets(s));
-      n = std::int64_t(offsets(s + 1)) - lo;
-    }
-    int longest = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, nt),
-        [&](int i, int& m) {
-          const std::int64_t j = s0 + i;
-          const std::int64_t len =
-              j < s1 ? std::int64_t(offsets(j + 1)) - std::int64_t(offsets(j)) : 0;
-          const int c = len > Max ? Max + 1 : int(len);
-          if (c > m) m = c;
-        },
-        Kokkos::Max<int>(longest));
-    const std::int64_t begin = std::int64_t(offsets(s0)), span = std::int64_t(offsets(s1)) - begin;
-    const bool mine = n >= 2 && n <= Max;
-    if (longest > Max || span < 0 || span > std::int64_t(nt) * Items) {
-      if (mine) sort_segment_in_lanes<Max, 2, Codec, V>(records, lo, n, order);
-      return;
-    }
-    const int count = int(span);
-    const KeyTile keys(member.team_scratch(0), std::size_t(nt) * Items);
-    const ValueTile values(member.team_scratch(0), has_values ? std::size_t(nt) * Items : 0);
-    tile_stage<Items>(
-        member, count, [&](int i) { return records.keys.load(begin + i); }, keys);
-    if constexpr (has_values) {
-      tile_stage<Items>(
-          member, count, [&](int i) { return records.values.load(begin + i); }, values);
-    }
-    member.team_barrier();
-    // Offsets checked by the census lie in order, so a segment lies inside its team's span.
-    if (mine && lo >= begin && lo + n <= begin + span) {
-      using StagedValues = std::conditional_t<has_values, ScratchEnd<ValueTile>, NoEnd>;
-      Ends<ScratchEnd<KeyTile>, StagedValues> staged{{keys, begin}, {}};
-      if constexpr (has_values) staged.values = {values, begin};
-      sort_segment_in_lanes<Max, 2, Codec, V>(staged, lo, n, order);
-    }
-    member.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), [&](int i) {
-      records.keys.store(begin + i, keys(i));
-      if constexpr (has_values) records.values.store(begin + i, values(i));
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t s) const {
+    const std::int64_t lo = std::int64_t(offsets(s)), n = std::int64_t(offsets(s + 1)) - lo;
+    if (n >= 2 && n <= Max) sort_segment_in_lanes<Max, 2, Codec, V>(records, lo, n, order);
   }
 };
 

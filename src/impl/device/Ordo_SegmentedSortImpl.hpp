@@ -312,6 +312,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
   using K = typename Codec::Bits;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
   using Bins = SegmentBins<Tuning>;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t segments = std::int64_t(offsets.extent(0)) - 1;
   if (segments == 0) {
     // Nothing to sort, but the one offset must still lie inside keys, as every offset must.
@@ -335,11 +336,9 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
   }
   const RecordOrder<typename Codec::Less, Stable> order{less};
   using Order = std::remove_const_t<decltype(order)>;
-  constexpr int lane_team = Tuning::segment_lane_team;
-  launch_tiles("Ordo::segmented_sort::lanes", space,
-               TilePlan{(segments + lane_team - 1) / lane_team, lane_team},
-               SegmentLanes<Tuning::segment_lane_max, Tuning::segment_lane_items, ExecSpace, Codec,
-                            V, Records, Order, Offsets>{records, order, offsets, segments});
+  Kokkos::parallel_for("Ordo::segmented_sort::lanes", Range(space, 0, segments),
+                       SegmentLanes<Tuning::segment_lane_max, Codec, V, Records, Order, Offsets>{
+                           records, order, offsets});
   std::int64_t starts[Bins::count + 1] = {};
   for (int b = Bins::lane_bins; b < Bins::count; ++b) starts[b + 1] = starts[b] + census[b];
   if (starts[Bins::count] == 0) return;
