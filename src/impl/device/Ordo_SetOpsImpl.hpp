@@ -13,9 +13,12 @@
 //                                              registers, scans the emitted counts, finds its
 //                                              output offset by the decoupled look-back and
 //                                              stores the tile's outputs coalesced
-//   host backends:   Ordo::<algo>::host       one balanced-path piece per thread, its outputs'
-//                                              sources staged in workspace, then
-//                    Ordo::<algo>::store      each piece stored at its offset
+//   host backends:   Ordo::<algo>::host       one balanced-path piece per thread: the first
+//                                              stores its outputs in place, the others stage
+//                                              theirs in workspace (keys, or with values their
+//                                              sources), then
+//                    Ordo::<algo>::store      the staged outputs stored at their offsets, every
+//                                              thread a share of each piece
 // Outputs past the emitter's capacity are dropped; the total goes to count(0).
 
 #include <impl/core/Ordo_Checks.hpp>
@@ -39,6 +42,7 @@ namespace Ordo::Impl {
 // Where outputs go: keys, and with values the value of the element each came from.
 template <class OutKeys>
 struct SetKeysEmit {
+  static constexpr bool keys_only = true;
   OutKeys out;
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
   template <class Key>
@@ -49,6 +53,7 @@ struct SetKeysEmit {
 
 template <class OutKeys, class AValues, class BValues, class OutValues>
 struct SetPairsEmit {
+  static constexpr bool keys_only = false;
   OutKeys out;
   AValues a_values;
   BValues b_values;
@@ -92,27 +97,51 @@ KOKKOS_INLINE_FUNCTION std::int64_t staged_begin(std::int64_t total, std::int64_
   return chunk_begin(total, pieces, c) + c;
 }
 
-// Piece c's outputs, as sources (A: index, B: -1 - index), staged from staged_begin; sizes(c)
-// their count.
-template <SetOp Op, class AView, class BView, class Staged, class Sizes, class Comp>
+// Whether the host path stages the outputs' keys (only keys are stored, and a key fits a
+// workspace slot) or their sources (A: index, B: -1 - index).
+template <class Emit, class Key>
+inline constexpr bool stages_keys = std::is_trivially_copyable_v<Key> &&
+                                    sizeof(Key) <= sizeof(std::int64_t) && Emit::keys_only;
+
+// Piece c's outputs: piece 0's stored in place (they start at 0), the others' staged from
+// staged_begin; sizes(c) their count.
+template <SetOp Op, class AView, class BView, class Emit, class Staged, class Sizes, class Comp>
 struct SetHostPieces {
   AView a;
   BView b;
+  Emit emit;
   Staged staged;
   Sizes sizes;
   std::int64_t pieces;
   Comp comp;
 
   void operator()(std::int64_t c) const {
+    std::int64_t k = 0;
+    if (c == 0) {
+      const std::int64_t capacity = emit.capacity();
+      set_piece<Op>(a, b, c, pieces, comp, [&](bool from_a, std::int64_t i) {
+        if (k < capacity) emit.store(k, from_a ? a(i) : b(i), from_a, i);
+        ++k;
+      });
+      sizes(c) = k;
+      return;
+    }
     const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
     const std::int64_t first = staged_begin(total, pieces, c);
-    std::int64_t k = first;
-    set_piece<Op>(a, b, c, pieces, comp,
-                  [&](bool from_a, std::int64_t i) { staged(k++) = from_a ? i : -1 - i; });
+    k = first;
+    set_piece<Op>(a, b, c, pieces, comp, [&](bool from_a, std::int64_t i) {
+      if constexpr (stages_keys<Emit, typename AView::non_const_value_type>) {
+        staged(k++) = from_a ? a(i) : b(i);
+      } else {
+        staged(k++) = from_a ? i : -1 - i;
+      }
+    });
     sizes(c) = k - first;
   }
 };
 
+// Share j of `pieces` of piece c's staged outputs (c > 0) stored at its offset: work item
+// (c - 1) * pieces + j.
 template <class AView, class BView, class Emit, class Staged, class Sizes>
 struct SetHostStore {
   AView a;
@@ -122,12 +151,18 @@ struct SetHostStore {
   Sizes sizes;  // sizes(c): piece c's output offset (scanned)
   std::int64_t pieces, total_elements;
 
-  void operator()(std::int64_t c) const {
-    const std::int64_t first = staged_begin(total_elements, pieces, c);
+  void operator()(std::int64_t w) const {
+    const std::int64_t c = 1 + w / pieces, j = w % pieces;
+    const std::int64_t offset = sizes(c), size = sizes(c + 1) - offset;
     const std::int64_t capacity = emit.capacity();
-    for (std::int64_t k = sizes(c); k < sizes(c + 1) && k < capacity; ++k) {
-      const std::int64_t s = staged(first + (k - sizes(c)));
-      if (s >= 0) {
+    const std::int64_t lo = offset + chunk_begin(size, pieces, j);
+    const std::int64_t hi = offset + chunk_begin(size, pieces, j + 1);
+    const std::int64_t from = staged_begin(total_elements, pieces, c) - offset;
+    for (std::int64_t k = lo; k < hi && k < capacity; ++k) {
+      const auto s = staged(from + k);
+      if constexpr (stages_keys<Emit, typename AView::non_const_value_type>) {
+        emit.store(k, s, true, 0);
+      } else if (s >= 0) {
         emit.store(k, a(s), true, s);
       } else {
         emit.store(k, b(-1 - s), false, -1 - s);
@@ -153,12 +188,15 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
   if constexpr (is_host_space_v<ExecSpace>) {
     if (path == SetPath::automatic) {
       const std::int64_t pieces = host_chunk_count(space, total);
-      const auto staged = workspace<std::int64_t>(space, total + pieces, WorkspaceSlot::set_staged);
+      using Key = typename AView::non_const_value_type;
+      using Staged = std::conditional_t<stages_keys<Emit, Key>, Key, std::int64_t>;
+      const auto staged = workspace<Staged>(space, total + pieces, WorkspaceSlot::set_staged);
       const auto sizes = workspace<std::int64_t>(space, pieces + 1, WorkspaceSlot::set_cuts);
       using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-      Kokkos::parallel_for("Ordo::" + algo + "::host", Policy(space, 0, pieces),
-                           SetHostPieces<Op, AView, BView, decltype(staged), decltype(sizes), Comp>{
-                               a, b, staged, sizes, pieces, comp});
+      Kokkos::parallel_for(
+          "Ordo::" + algo + "::host", Policy(space, 0, pieces),
+          SetHostPieces<Op, AView, BView, Emit, decltype(staged), decltype(sizes), Comp>{
+              a, b, emit, staged, sizes, pieces, comp});
       space.fence("Ordo::" + algo + ": fence");
       std::int64_t running = 0;
       for (std::int64_t c = 0; c <= pieces; ++c) {
@@ -166,7 +204,7 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
         sizes(c) = running;
         running += size;
       }
-      Kokkos::parallel_for("Ordo::" + algo + "::store", Policy(space, 0, pieces),
+      Kokkos::parallel_for("Ordo::" + algo + "::store", Policy(space, 0, (pieces - 1) * pieces),
                            SetHostStore<AView, BView, Emit, decltype(staged), decltype(sizes)>{
                                a, b, emit, staged, sizes, pieces, total});
       Kokkos::deep_copy(space, Kokkos::subview(count, 0), C(running));
