@@ -47,43 +47,12 @@ struct ItemSink {
 
 template <class ItemView, class RankView>
 struct ItemStore {
-  using Item = typename ItemView::non_const_value_type;
-  using Rank = typename RankView::non_const_value_type;
-  // Contiguous outputs of one element size take G positions in one 16-byte store each.
-  static constexpr int group =
-      is_contiguous_1d_v<ItemView> && is_contiguous_1d_v<RankView> && sizeof(Item) == sizeof(Rank)
-          ? vector_group<Item>
-          : 1;
   ItemView out_item;
   RankView out_rank;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t item,
                                          std::int64_t rank) const {
-    out_item(k) = Item(item);
-    if (out_rank.extent(0)) out_rank(k) = Rank(rank);
-  }
-  // Positions from k to the first whose outputs both start a vector; -1 where they never do.
-  KOKKOS_INLINE_FUNCTION int lead(std::int64_t k) const {
-    auto to_vector = [&](const void* p) {
-      const auto at = reinterpret_cast<std::uintptr_t>(p) % 16;
-      return at % sizeof(Item) ? -1 : int((16 - at) % 16 / sizeof(Item));
-    };
-    const int li = to_vector(out_item.data() + k);
-    if (out_rank.extent(0) == 0) return li;
-    return to_vector(out_rank.data() + k) == li ? li : -1;
-  }
-  // Positions k to k + group - 1, k from lead on.
-  KOKKOS_INLINE_FUNCTION void store_group(std::int64_t k, const std::int64_t (&item)[group],
-                                          const std::int64_t (&rank)[group]) const {
-    VectorOf<group, Item> vi;
-    ORDO_UNROLL
-    for (int u = 0; u < group; ++u) vi.v[u] = Item(item[u]);
-    *reinterpret_cast<VectorOf<group, Item>*>(out_item.data() + k) = vi;
-    if (out_rank.extent(0)) {
-      VectorOf<group, Rank> vr;
-      ORDO_UNROLL
-      for (int u = 0; u < group; ++u) vr.v[u] = Rank(rank[u]);
-      *reinterpret_cast<VectorOf<group, Rank>*>(out_rank.data() + k) = vr;
-    }
+    out_item(k) = typename ItemView::non_const_value_type(item);
+    if (out_rank.extent(0)) out_rank(k) = typename RankView::non_const_value_type(rank);
   }
 };
 

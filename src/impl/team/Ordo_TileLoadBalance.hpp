@@ -7,8 +7,8 @@
 // loading. A tile of team_size * VT steps loads only its items' scan values (and the item before
 // them, which owns the tile's first positions), each thread walks VT steps without branches and
 // writes the item of each position it passes into scratch, and the team stores the positions'
-// results coalesced (items and ranks in contiguous Views: 16 bytes of each a thread at a time).
-// Every step costs the same whatever the counts (items with a zero count take one).
+// results coalesced. Every step costs the same whatever the counts (items with a zero count take
+// one).
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Traits.hpp>
@@ -33,13 +33,6 @@ struct CountingSequence {
   KOKKOS_INLINE_FUNCTION T operator()(std::int64_t i) const { return T(first + i); }
   KOKKOS_INLINE_FUNCTION std::int64_t extent(int) const { return n; }
 };
-
-// How many consecutive positions a store writes at once (Store::group, store_group(k, items,
-// ranks), from positions whose outputs line up: Store::lead); 1 for stores without groups.
-template <class Store, class = void>
-inline constexpr int store_group = 1;
-template <class Store>
-inline constexpr int store_group<Store, std::void_t<decltype(Store::group)>> = Store::group;
 
 // One team per tile of the merge path of scan and the positions [0, outputs): store(k, item,
 // rank) for each position k. Fused: the team co-ranks its tile's ends itself; otherwise they come
@@ -109,37 +102,8 @@ struct LoadBalanceTiles {
     // A slot's item is held to the loaded ones: -1 before any item's start, and on a scan that is
     // not sorted the threads' walks need not meet, so a slot may be left unwritten (holding
     // anything) or written twice; no read or write leaves scratch or the caller's Views.
-    auto item_of = [&](int i) {
-      const int o = owner(i);
-      return o < 0 ? 0 : o < loaded ? o : loaded - 1;
-    };
-    int head = ny, groups = 0;
-    constexpr int G = store_group<Store>;
-    if constexpr (G > 1) {
-      // G positions a thread in one vector store of each output, from the first position whose
-      // outputs line up with a vector (head), where the outputs line up alike.
-      const int lead = store.lead(y0);
-      if (lead >= 0) {
-        head = lead < ny ? lead : ny;
-        groups = (ny - head) / G;
-        for (int g = t; g < groups; g += nt) {
-          const int i = head + g * G;
-          std::int64_t item[G], rank[G];
-          ORDO_UNROLL
-          for (int u = 0; u < G; ++u) {
-            const int j = item_of(i + u);
-            item[u] = first + j;
-            rank[u] = y0 + i + u - std::int64_t(values(j));
-          }
-          store.store_group(y0 + i, item, rank);
-        }
-      }
-    }
-    // The positions before the groups and after them (all of them without groups).
-    const int tail = head + groups * G, rest = head + ny - tail;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rest), [&](int r) {
-      const int i = r < head ? r : tail + (r - head);
-      const int j = item_of(i);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, ny), [&](int i) {
+      const int o = owner(i), j = o < 0 ? 0 : o < loaded ? o : loaded - 1;
       store(y0 + i, first + j, y0 + i - std::int64_t(values(j)));
     });
   }
