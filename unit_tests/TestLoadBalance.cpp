@@ -40,11 +40,11 @@ std::vector<T> exclusive_scan(const std::vector<std::int64_t>& counts, std::int6
   return scan;
 }
 
-// The scan and both outputs start `offset` elements into their allocations; out_item is followed
-// by one element of poison, which must stay.
-template <class T>
-void check_load_balance(Path path, const std::vector<std::int64_t>& counts,
-                        std::size_t offset = 0) {
+// The scan and out_item start `offset` elements into their allocations, out_rank (of type R)
+// rank_offset; out_item is followed by one element of poison, which must stay.
+template <class T, class R = std::int64_t>
+void check_load_balance(Path path, const std::vector<std::int64_t>& counts, std::size_t offset = 0,
+                        std::size_t rank_offset = 0) {
   const ExecSpace space;
   std::int64_t total = 0;
   const auto scan = exclusive_scan<T>(counts, total);
@@ -56,8 +56,7 @@ void check_load_balance(Path path, const std::vector<std::int64_t>& counts,
   const auto item_all = at_offset(std::vector<T>(total + 1, poison_value<T>()), offset);
   const DeviceView<T> out_item =
       Kokkos::subview(item_all, std::make_pair(std::size_t(0), std::size_t(total)));
-  const auto out_rank =
-      at_offset(std::vector<std::int64_t>(total + 1, poison_value<std::int64_t>()), offset);
+  const auto out_rank = at_offset(std::vector<R>(total + 1, poison_value<R>()), rank_offset);
   if (path == Path::dispatch) {
     Ordo::load_balancing_search(space, dscan, out_item, out_rank);
   } else {
@@ -65,7 +64,7 @@ void check_load_balance(Path path, const std::vector<std::int64_t>& counts,
         path == Path::fused ? Ordo::Impl::SearchPath::fused : Ordo::Impl::SearchPath::tiled;
     Ordo::Impl::load_balance(
         "load_balancing_search", space, dscan, total,
-        Ordo::Impl::ItemStore<DeviceView<T>, DeviceView<std::int64_t>>{out_item, out_rank}, p);
+        Ordo::Impl::ItemStore<DeviceView<T>, DeviceView<R>>{out_item, out_rank}, p);
   }
   EXPECT_EQ(item, head_checked<std::int64_t>(item_all, total));
   EXPECT_EQ(rank, head_checked<std::int64_t>(out_rank, total));
@@ -81,6 +80,7 @@ TEST(LoadBalance, SearchAgainstTheItemLoop) {
         const auto counts = random_counts(items, items + most, most);
         check_load_balance<std::int64_t>(path, counts);
         check_load_balance<std::int32_t>(path, counts);
+        check_load_balance<std::int32_t, std::int32_t>(path, counts);
         if (::testing::Test::HasFailure()) return;
       }
     }
@@ -95,7 +95,8 @@ TEST(LoadBalance, SearchAgainstTheItemLoop) {
 
 // Items plus positions at the tiled path's tile boundaries +-1 (one tile, two, the most one
 // launch takes and one more), with the scan and the outputs 1 to 3 elements into their
-// allocations, on every path.
+// allocations (items and ranks of one type or not, in allocations that line up alike or not),
+// on every path.
 TEST(LoadBalance, TileBoundariesAndOffsets) {
   using T = std::int32_t;
   using Tuning = Ordo::Impl::SearchTuning<ExecSpace, sizeof(T)>;
@@ -126,7 +127,10 @@ TEST(LoadBalance, TileBoundariesAndOffsets) {
       for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
         SCOPED_TRACE("offset " + std::to_string(offset) + " total " + std::to_string(total) +
                      " path " + std::to_string(int(path)));
-        check_load_balance<T>(path, counts, offset);
+        check_load_balance<T>(path, counts, offset, offset);
+        check_load_balance<T, T>(path, counts, offset, offset);
+        check_load_balance<T, T>(path, counts, offset, offset - 1);
+        check_load_balance<std::int64_t, std::int64_t>(path, counts, offset, 4 - offset);
         if (::testing::Test::HasFailure()) return;
       }
     }
