@@ -71,15 +71,31 @@ struct SetWalk {
   }
 };
 
-// The walk over a[ai, a_end) and b[bi, b_end): emit(from_a, index) for each output, in order.
+// The walk over a[ai, a_end) and b[bi, b_end): emit(from_a, index) for each output, in order
+// (the loop of std::set_<op>: one comparison while the heads differ, the rest of A or B emitted
+// without one; the host backends' pieces and set_intersection_team).
 template <SetOp Op, class Index, class AView, class BView, class Comp, class Emit>
 KOKKOS_INLINE_FUNCTION void set_walk(const AView& a, Index ai, Index a_end, const BView& b,
                                      Index bi, Index b_end, const Comp& comp, const Emit& emit) {
-  SetWalk<Op, Index, AView, BView, Comp> w(a, ai, a_end, b, bi, b_end, comp);
-  while (!w.done()) {
-    bool from_a;
-    Index index;
-    if (w.step(from_a, index)) emit(from_a, index);
+  using Rule = SetRule<Op>;
+  while (ai < a_end && bi < b_end) {
+    if (comp(a(ai), b(bi))) {
+      if (Rule::a_alone) emit(true, ai);
+      ++ai;
+    } else if (comp(b(bi), a(ai))) {
+      if (Rule::b_alone) emit(false, bi);
+      ++bi;
+    } else {
+      if (Rule::pair) emit(true, ai);
+      ++ai;
+      ++bi;
+    }
+  }
+  if constexpr (Rule::a_alone) {
+    for (; ai < a_end; ++ai) emit(true, ai);
+  }
+  if constexpr (Rule::b_alone) {
+    for (; bi < b_end; ++bi) emit(false, bi);
   }
 }
 
