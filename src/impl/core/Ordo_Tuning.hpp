@@ -40,13 +40,15 @@ struct MergePathTuning {
 // whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the
 // partition kernel first, then pipelined tiles (team_pipeline) launched with bounds for
 // pipeline_min_teams(with values) teams an SM (0: none); those stage the values of merge_by_key
-// with the keys where the two fit ScratchTuning::team_max.
+// with the keys where the two fit ScratchTuning::team_max. From vendor_from elements on, the
+// backend's vendor merge takes the keys it can (Ordo_MergeImpl.hpp, vendor_merge).
 template <class ExecSpace, std::size_t KeyBytes>
 struct MergeTuning {
   static constexpr int team_size = 1;
   static constexpr int vt = 16;
   static constexpr std::int64_t fused_max_tiles = 1;
   static constexpr int pipeline_min_teams(bool) { return 0; }
+  static constexpr std::int64_t vendor_from = std::numeric_limits<std::int64_t>::max();
 };
 
 // Tiled sorted search (sorted_search, sorted_equality_count): the same shape as merge, vt steps

@@ -5,7 +5,8 @@
 // Seam level: device.
 // CUDA vendor seam, where CMake's Ordo_ENABLE_CUB is on (the default in CUDA builds), the only file
 // that includes CUB (from the CUDA toolkit): the sort's cub::DeviceRadixSort and
-// cub::DeviceMergeSort (Ordo_SortVendorImpl.hpp), and the runs' cub::DeviceSelect::Unique,
+// cub::DeviceMergeSort (Ordo_SortVendorImpl.hpp), merge's cub::DeviceMerge (Ordo_MergeImpl.hpp;
+// CUDA 12.8 and later: ORDO_CUB_MERGE), and the runs' cub::DeviceSelect::Unique,
 // cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp). Sort
 // keys are CUB's arithmetic types in CUB's order (the device level hands it only keys for which
 // that is Ordo's order), values any trivially copyable type (void: keys only); the runs get integer
@@ -20,6 +21,10 @@
 
 #if defined(ORDO_CUDA_VENDOR)
 
+#if __has_include(<cub/device/device_merge.cuh>)
+#include <cub/device/device_merge.cuh>
+#define ORDO_CUB_MERGE 1
+#endif
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -40,6 +45,18 @@ inline void cub_check(cudaError_t status, const char* fn, const char* what = "De
                              " failed: " + cudaGetErrorString(status));
   }
 }
+
+#if defined(ORDO_CUB_MERGE)
+// Merges sorted keys a[0, m) and b[0, n) into out[0, m + n) under comp
+// (cub::DeviceMerge::MergeKeys, not stable: equal keys may come from either side).
+template <class K, class Comp>
+void cub_merge_keys(const char* fn, void* temp, std::size_t& bytes, const K* a, std::int64_t m,
+                    const K* b, std::int64_t n, K* out, const Comp& comp,
+                    const Kokkos::Cuda& space) {
+  cub_check(cub::DeviceMerge::MergeKeys(temp, bytes, a, m, b, n, out, comp, space.cuda_stream()),
+            fn, "DeviceMerge::MergeKeys");
+}
+#endif
 
 // Sorts n records by bits [begin_bit, end_bit) of their keys, ascending or descending, stably,
 // between two buffers: the records start in keys[current] (values[current]) and end in the buffer

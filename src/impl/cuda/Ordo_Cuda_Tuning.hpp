@@ -157,6 +157,9 @@ struct MergeTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int pipeline_min_teams(bool values) {
     return KeyBytes <= 4 ? (values ? 5 : 10) : 0;
   }
+  // cub::DeviceMerge for the keys it can take (integers under Ordo::less or greater, no values)
+  // from 2^24 elements on, where it overtakes the tiles (perf_tests/README.md, merge).
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 24;
 };
 
 // ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.

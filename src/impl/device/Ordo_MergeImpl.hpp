@@ -7,17 +7,24 @@
 //                    Ordo::merge::tiles (as many teams as the device holds, each running tiles
 //                    one after another, the next one's loads in flight); small inputs: one
 //                    launch, Ordo::merge::fused, one team per tile, co-ranking its own tile
+//                    from MergeTuning's vendor_from on, keys that the vendor merge can take
+//                    (vendor_merge: cub::DeviceMerge on CUDA) go to it instead
 //   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
 
+#include <Ordo_Comparators.hpp>
+#include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_MergePathLaunch.hpp>
 #include <impl/team/Ordo_TileMerge.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace Ordo::Impl {
 
@@ -51,6 +58,53 @@ void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const O
       });
 }
 
+// Whether the vendor merge (cub::DeviceMerge, built where ORDO_CUB_MERGE) may merge these keys
+// with Ordo's contract: CUDA, no values, contiguous Views of one integer type under Ordo::less or
+// Ordo::greater. CUB's merge is not stable, which only keys that are equal but not the same bits
+// could show: integers have none.
+template <class Comp, class Key>
+inline constexpr bool ordo_order_of_v =
+    std::is_same_v<Comp, Ordo::less<>> || std::is_same_v<Comp, Ordo::greater<>> ||
+    std::is_same_v<Comp, Ordo::less<Key>> || std::is_same_v<Comp, Ordo::greater<Key>>;
+
+template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
+constexpr bool vendor_merge_takes() {
+#if defined(ORDO_CUDA_VENDOR) && defined(ORDO_CUB_MERGE)
+  using Key = typename OutView::non_const_value_type;
+  return std::is_same_v<ExecSpace, Kokkos::Cuda> && std::is_same_v<Values, NoValues> &&
+         is_contiguous_1d_v<AView> && is_contiguous_1d_v<BView> && is_contiguous_1d_v<OutView> &&
+         std::is_same_v<typename AView::non_const_value_type, Key> &&
+         std::is_same_v<typename BView::non_const_value_type, Key> && std::is_integral_v<Key> &&
+         ordo_order_of_v<Comp, Key>;
+#else
+  return false;
+#endif
+}
+
+// The vendor merge of a and b into out[0, |a| + |b|), where vendor_merge_takes: true if it ran
+// (Ordo::merge::vendor), false where it cannot take the keys or its temporary storage would pass
+// the merge's workspace bound (merge_path_bound, what the call reserved); then nothing ran.
+template <class ExecSpace, class AView, class BView, class OutView, class Comp>
+bool vendor_merge(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
+                  const Comp& comp) {
+  if constexpr (vendor_merge_takes<ExecSpace, AView, BView, OutView, NoValues, Comp>()) {
+#if defined(ORDO_CUDA_VENDOR) && defined(ORDO_CUB_MERGE)
+    const std::int64_t m = a.extent(0), n = b.extent(0);
+    const char* fn = "Ordo::merge";
+    std::size_t bytes = 0;
+    CudaSeam::cub_merge_keys(fn, nullptr, bytes, a.data(), m, b.data(), n, out.data(), comp, space);
+    if (slot_bytes<std::byte>(std::int64_t(bytes)) > merge_path_bound(m + n)) return false;
+    const auto temp = workspace<std::byte>(space, bytes);
+    const Region region("Ordo::merge::vendor");
+    CudaSeam::cub_merge_keys(fn, temp.data(), bytes, a.data(), m, b.data(), n, out.data(), comp,
+                             space);
+    return true;
+#endif
+  }
+  (void)space, (void)a, (void)b, (void)out, (void)comp;
+  return false;
+}
+
 template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
 void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
                     const Values& values, const Comp& comp) {
@@ -64,6 +118,9 @@ void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, cons
         MergeHost<AView, BView, OutView, Values, Comp>{a, b, out, values, chunks, comp});
   } else {
     using Tuning = MergeTuning<ExecSpace, sizeof(typename OutView::non_const_value_type)>;
+    if constexpr (vendor_merge_takes<ExecSpace, AView, BView, OutView, Values, Comp>()) {
+      if (total >= Tuning::vendor_from && vendor_merge(space, a, b, out, comp)) return;
+    }
     const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;
     merge_tiled(space, a, b, out, values, comp,
                 (total + tile - 1) / tile <= Tuning::fused_max_tiles);
