@@ -158,8 +158,10 @@ struct MergeTuning<Kokkos::Cuda, KeyBytes> {
     return KeyBytes <= 4 ? (values ? 5 : 10) : 0;
   }
   // cub::DeviceMerge for the keys it can take (integers under Ordo::less or greater, no values)
-  // from 2^24 elements on, where it overtakes the tiles (perf_tests/README.md, merge).
-  static constexpr std::int64_t vendor_from = std::int64_t(1) << 24;
+  // from 2^22 elements on, where it overtakes the tiles (perf_tests/README.md, merge); below, its
+  // temporary storage passes the merge's workspace bound at the smallest sizes, and the tiles win
+  // at 2^20.
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 22;
 };
 
 // ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
