@@ -48,7 +48,7 @@ class Ordo(CMakePackage, CudaPackage):
         "cub",
         default=True,
         when="@0.2.0: +cuda",
-        description="Large sorts of arithmetic keys may take cub::DeviceRadixSort",
+        description="Large sorts of arithmetic keys and merges of integer keys may take CUB",
     )
 
     variant(
