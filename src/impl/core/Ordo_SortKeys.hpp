@@ -42,6 +42,12 @@ template <class Comp>
 inline constexpr bool is_less_v = std::is_same_v<Comp, less<>>;
 template <class Comp>
 inline constexpr bool is_greater_v = std::is_same_v<Comp, greater<>>;
+// Whether Comp is Ordo's order of Key, ascending or descending (less or greater, typed or not):
+// the order the transformed keys and the vendor calls (CUB) know.
+template <class Comp, class Key>
+inline constexpr bool is_ordo_order_v =
+    is_less_v<Comp> || is_greater_v<Comp> || std::is_same_v<Comp, less<Key>> ||
+    std::is_same_v<Comp, greater<Key>>;
 
 // Codec<Key, Comp>: Bits the networks sort, encode/decode, the comparator on Bits, and whether the
 // padding word exists.
@@ -63,11 +69,8 @@ struct TypedLess {
 };
 
 template <class Key, class Comp>
-struct Codec<
-    Key, Comp,
-    std::enable_if_t<is_transformable_key_v<Key> &&
-                     (is_less_v<Comp> || is_greater_v<Comp> || std::is_same_v<Comp, less<Key>> ||
-                      std::is_same_v<Comp, greater<Key>>)>> {
+struct Codec<Key, Comp,
+             std::enable_if_t<is_transformable_key_v<Key> && is_ordo_order_v<Comp, Key>>> {
   static constexpr bool encoded = true;
   using Original = Key;
   static constexpr bool floating = std::is_floating_point_v<Key>;

@@ -11,8 +11,8 @@
 //                    (vendor_merge: cub::DeviceMerge on CUDA) go to it instead
 //   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
 
-#include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_SortKeys.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
@@ -62,11 +62,6 @@ void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const O
 // with Ordo's contract: CUDA, no values, contiguous Views of one integer type under Ordo::less or
 // Ordo::greater. CUB's merge is not stable, which only keys that are equal but not the same bits
 // could show: integers have none.
-template <class Comp, class Key>
-inline constexpr bool ordo_order_of_v =
-    std::is_same_v<Comp, Ordo::less<>> || std::is_same_v<Comp, Ordo::greater<>> ||
-    std::is_same_v<Comp, Ordo::less<Key>> || std::is_same_v<Comp, Ordo::greater<Key>>;
-
 template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
 constexpr bool vendor_merge_takes() {
 #if defined(ORDO_CUDA_VENDOR) && defined(ORDO_CUB_MERGE)
@@ -75,7 +70,7 @@ constexpr bool vendor_merge_takes() {
          is_contiguous_1d_v<AView> && is_contiguous_1d_v<BView> && is_contiguous_1d_v<OutView> &&
          std::is_same_v<typename AView::non_const_value_type, Key> &&
          std::is_same_v<typename BView::non_const_value_type, Key> && std::is_integral_v<Key> &&
-         ordo_order_of_v<Comp, Key>;
+         is_ordo_order_v<Comp, Key>;
 #else
   return false;
 #endif

@@ -107,10 +107,7 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
 
 // Whether CUB gives Ordo's result for runs of these keys, values and op.
 template <class Key, class Comp>
-inline constexpr bool vendor_keys_v = std::is_integral_v<Key> &&
-                                      (is_less_v<Comp> || is_greater_v<Comp> ||
-                                       std::is_same_v<Comp, less<Key>> ||
-                                       std::is_same_v<Comp, greater<Key>>);
+inline constexpr bool vendor_keys_v = std::is_integral_v<Key>&& is_ordo_order_v<Comp, Key>;
 template <class V, class Op>
 inline constexpr bool vendor_op_v = std::is_integral_v<V> &&
                                     (std::is_same_v<Op, plus<>> || std::is_same_v<Op, plus<V>> ||

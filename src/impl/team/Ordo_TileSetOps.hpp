@@ -2,8 +2,10 @@
 #ifndef ORDO_IMPL_TILESETOPS_HPP
 #define ORDO_IMPL_TILESETOPS_HPP
 
-// Lane and team level of the set operations: one step of std::set_<op> (the walk every level
-// runs), a piece of the walk between two balanced-path cuts, and the team-level intersection.
+// Lane and team level of the set operations: the walk of std::set_<op> as a loop (set_walk: the
+// host backends' pieces and the team-level intersection) and as one step at a time in registers
+// (SetWalk: the device tiles), a piece of the walk between two balanced-path cuts, and the
+// team-level intersection.
 //
 // std::set_<op> on sorted ranges with duplicates pairs the r-th copy of a key in A with its r-th
 // copy in B. A step consumes the smaller head, or both heads when they are equal (a pair), and
