@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ordo-perf unique, run_length_encode, reduce_by_key and particle_binning: the runs of sorted keys
+// ordo-perf unique, run_length_encode and reduce_by_key: the runs of sorted keys
 // against CUB (cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode,
 // cub::DeviceReduce::ReduceByKey: CUDA builds), std::unique and sequential loops (host), and a
 // device copy of the bytes moved.
@@ -8,13 +8,6 @@
 //                   (--dist runs:L, default runs:4; runs:1 is all distinct); reduce_by_key sums
 //                   u32 and f64 values (two rows); `ordo portable` is Ordo's own kernel where the
 //                   dispatch takes the vendor seam
-// particle_binning  n particles in 2^16 cells (random cell ids), a [3] position and a [3]
-//                   velocity View of doubles and four double arrays: Ordo (sort_permutation,
-//                   apply_permutation of all seven Views with the cell ids, bin_offsets) against
-//                   Kokkos::BinSort (its constructor, create_permute_vector, sort of each View;
-//                   the way users call it) and on CUDA the CUB pipeline (SortPairs of (cell,
-//                   index), one gather per array, DeviceRunLengthEncode::Encode and an exclusive
-//                   scan); the pipeline's steps alone as rows of their own
 
 #include "Ordo_PerfRuns.hpp"
 
@@ -23,8 +16,6 @@
 
 #include <Ordo.hpp>
 
-#include <Kokkos_Sort.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -32,10 +23,8 @@
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #endif
 
@@ -240,191 +229,6 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
 #endif
 }
 
-// ---- particle binning -------------------------------------------------------------------------
-
-constexpr int cell_bits = 16;
-
-struct Particles {
-  using Vec3 = Kokkos::View<double* [3], MemorySpace>;
-  using Scalar = Kokkos::View<double*, MemorySpace>;
-  Kokkos::View<std::uint32_t*, MemorySpace> cells;
-  Vec3 x, v;
-  Scalar s0, s1, s2, s3;
-  Particles(std::int64_t n, const char* label)
-      : cells(std::string(label) + "cells", n),
-        x(std::string(label) + "x", n),
-        v(std::string(label) + "v", n),
-        s0(std::string(label) + "s0", n),
-        s1(std::string(label) + "s1", n),
-        s2(std::string(label) + "s2", n),
-        s3(std::string(label) + "s3", n) {}
-  void assign(const Particles& o) const {
-    const ExecSpace space;
-    Kokkos::deep_copy(space, cells, o.cells);
-    Kokkos::deep_copy(space, x, o.x);
-    Kokkos::deep_copy(space, v, o.v);
-    Kokkos::deep_copy(space, s0, o.s0);
-    Kokkos::deep_copy(space, s1, o.s1);
-    Kokkos::deep_copy(space, s2, o.s2);
-    Kokkos::deep_copy(space, s3, o.s3);
-  }
-};
-
-template <class View>
-struct GatherRows {
-  View dst, src;
-  Kokkos::View<std::uint32_t*, MemorySpace> perm;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    if constexpr (View::rank() == 2) {
-      for (int c = 0; c < 3; ++c) dst(i, c) = src(perm(i), c);
-    } else {
-      dst(i) = src(perm(i));
-    }
-  }
-};
-
-void run_particle_binning_point(const Options& o, Report& report, int log2n) {
-  const ExecSpace space;
-  const std::int64_t n = std::int64_t(1) << log2n, ncells = std::int64_t(1) << cell_bits;
-  const Particles start(n, "start_"), p(n, "");
-  {
-    auto hc = Kokkos::create_mirror_view(start.cells);
-    std::uint64_t state = 9;
-    for (std::int64_t i = 0; i < n; ++i) hc(i) = std::uint32_t(splitmix64(state) % ncells);
-    Kokkos::deep_copy(start.cells, hc);
-    const auto x = start.x, v = start.v;
-    const auto s0 = start.s0, s1 = start.s1, s2 = start.s2, s3 = start.s3;
-    Kokkos::parallel_for(
-        "fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
-          for (int c = 0; c < 3; ++c) x(i, c) = double(i) + c, v(i, c) = -double(i) - c;
-          s0(i) = double(i), s1(i) = 2.0 * i, s2(i) = 3.0 * i, s3(i) = 4.0 * i;
-        });
-    space.fence();
-  }
-  // Bytes the pipeline must move at least: read and write every particle's 4 + 80 bytes, read
-  // the cell ids again for the offsets and write the offsets.
-  const double bytes = double(n) * 2 * (4 + 10 * 8) + double(n) * 4 + double(ncells + 1) * 4;
-  Kokkos::View<std::uint32_t*, MemorySpace> perm("perm", n), offsets("offsets", ncells + 1);
-  auto reset = [&] { p.assign(start); };
-  auto ordo = [&] {
-    Ordo::sort_permutation(space, p.cells, perm);
-    Ordo::apply_permutation(space, perm, p.cells, p.x, p.v, p.s0, p.s1, p.s2, p.s3);
-    Ordo::bin_offsets(space, p.cells, offsets);
-  };
-  const std::string name = "particle_binning";
-  Point pt{name, "u32", "cells:2^16", "ordo", true, n, {}, bytes, 1.0};
-  pt.stats = time_device(space, o.warmup, o.reps, ordo, reset);
-  const double ordo_ms = pt.stats.median_ms;
-  report.point(pt);
-  auto row = [&](const std::string& impl, const Stats& s, double b) {
-    report.point(Point{name, "u32", "cells:2^16", impl, true, n, s, b, s.median_ms / ordo_ms});
-  };
-  if (o.check) {
-    reset();
-    ordo();
-    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.cells);
-    auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.s1);
-    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.x);
-    auto start_cells = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), start.cells);
-    auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto j = std::int64_t(hs(i) / 2.0);
-      check(hc(i) == start_cells(j) && hx(i, 2) == double(j) + 2, "particle_binning gather");
-      check(i == 0 || hc(i - 1) <= hc(i), "particle_binning order");
-    }
-    for (std::int64_t b = 0; b <= ncells; ++b) {
-      const auto want = std::lower_bound(hc.data(), hc.data() + n, std::uint32_t(b)) - hc.data();
-      check(std::int64_t(ho(b)) == want, "particle_binning offsets");
-    }
-  }
-  // The pipeline's steps alone.
-  row("ordo sort_permutation alone",
-      time_device(
-          space, o.warmup, o.reps, [&] { Ordo::sort_permutation(space, p.cells, perm); }, reset),
-      double(n) * 16);
-  Ordo::sort_permutation(space, p.cells, perm);
-  row("ordo apply_permutation alone",
-      time_device(
-          space, o.warmup, o.reps,
-          [&] { Ordo::apply_permutation(space, perm, p.cells, p.x, p.v, p.s0, p.s1, p.s2, p.s3); }),
-      double(n) * (2 * 84 + 84 + 4 + 84));
-  // bin_offsets alone, on sorted cells: read n ids, write the offsets.
-  reset();
-  ordo();
-  row("bin_offsets alone",
-      time_device(space, o.warmup, o.reps, [&] { Ordo::bin_offsets(space, p.cells, offsets); }),
-      double(n) * 4 + double(ncells + 1) * 4);
-  if (wanted(o, "copy")) row("copy", time_copy(o, bytes), bytes);
-  if (wanted(o, "Kokkos::BinSort")) {
-    row("Kokkos::BinSort",
-        time_device(
-            space, o.warmup, o.reps,
-            [&] {
-              using Op = Kokkos::BinOp1D<decltype(p.cells)>;
-              Kokkos::BinSort<decltype(p.cells), Op> bins(space, p.cells,
-                                                          Op(int(ncells), 0, ncells - 1), false);
-              bins.create_permute_vector(space);
-              bins.sort(space, p.x);
-              bins.sort(space, p.v);
-              bins.sort(space, p.s0);
-              bins.sort(space, p.s1);
-              bins.sort(space, p.s2);
-              bins.sort(space, p.s3);
-              bins.sort(space, p.cells);
-            },
-            reset),
-        bytes);
-  }
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (wanted(o, "cub pipeline")) {
-    const Particles out(n, "cub_");
-    Kokkos::View<std::uint32_t*, MemorySpace> iota("iota", n), unique("unique", ncells),
-        counts("counts", ncells + 1), cub_offsets("cub_offsets", ncells + 1);
-    Kokkos::View<int*, MemorySpace> runs("runs", 1);
-    Kokkos::parallel_for(
-        "iota", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-        KOKKOS_LAMBDA(std::int64_t i) { iota(i) = std::uint32_t(i); });
-    const auto stream = space.cuda_stream();
-    std::size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0;
-    cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, p.cells.data(), out.cells.data(),
-                                    iota.data(), perm.data(), int(n), 0, cell_bits, stream);
-    cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, out.cells.data(), unique.data(),
-                                       counts.data(), runs.data(), int(n), stream);
-    cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.data(), cub_offsets.data(),
-                                  int(ncells + 1), stream);
-    Kokkos::View<char*, MemorySpace> temp("cub_temp",
-                                          std::max({sort_bytes, rle_bytes, scan_bytes}));
-    auto gather = [&](auto dst, auto src) {
-      Kokkos::parallel_for("gather", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                           GatherRows<decltype(dst)>{dst, src, perm});
-    };
-    row("cub pipeline",
-        time_device(
-            space, o.warmup, o.reps,
-            [&] {
-              std::size_t b = sort_bytes;
-              cub::DeviceRadixSort::SortPairs(temp.data(), b, p.cells.data(), out.cells.data(),
-                                              iota.data(), perm.data(), int(n), 0, cell_bits,
-                                              stream);
-              gather(out.x, p.x);
-              gather(out.v, p.v);
-              gather(out.s0, p.s0);
-              gather(out.s1, p.s1);
-              gather(out.s2, p.s2);
-              gather(out.s3, p.s3);
-              b = rle_bytes;
-              cub::DeviceRunLengthEncode::Encode(temp.data(), b, out.cells.data(), unique.data(),
-                                                 counts.data(), runs.data(), int(n), stream);
-              b = scan_bytes;
-              cub::DeviceScan::ExclusiveSum(temp.data(), b, counts.data(), cub_offsets.data(),
-                                            int(ncells + 1), stream);
-            },
-            reset),
-        bytes);
-  }
-#endif
-}
-
 }  // namespace
 
 void run_runs(const Options& o, Report& report, const std::string& primitive) {
@@ -435,12 +239,6 @@ void run_runs(const Options& o, Report& report, const std::string& primitive) {
     } else {
       run_runs_point<void>(o, report, primitive, log2n);
     }
-  }
-}
-
-void run_particle_binning(const Options& o, Report& report) {
-  for (int log2n : parse_log2n(o.log2n.empty() ? (on_host ? "20" : "24") : o.log2n)) {
-    run_particle_binning_point(o, report, log2n);
   }
 }
 

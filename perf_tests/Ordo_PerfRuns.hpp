@@ -9,7 +9,6 @@
 namespace OrdoPerf {
 // primitive: unique, run_length_encode or reduce_by_key.
 void run_runs(const Options& options, Report& report, const std::string& primitive);
-void run_particle_binning(const Options& options, Report& report);
 }  // namespace OrdoPerf
 
 #endif

@@ -2,6 +2,7 @@
 // ordo-perf: Ordo's primitives against their baselines, in one binary and one run
 // (perf_tests/README.md).
 
+#include "Ordo_PerfBinning.hpp"
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfMerge.hpp"
@@ -26,11 +27,14 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
   sub->add_option("--key", o.key, "key type")
       ->check(CLI::IsMember({"u32", "u64", "i32", "i64", "f32", "f64"}));
   sub->add_flag("--values", o.values, "carry u32 values with the keys (merge_by_key, sort_by_key)");
-  sub->add_option("--dist", o.dist,
-                  "input distribution: uniform, few_distinct, all_equal, bits20 (sort: keys evenly "
-                  "spread over [0, 2^20)); set_ops and join: match:P (P% of b's keys in a), dups, "
-                  "or all (the default); unique, run_length_encode, reduce_by_key: runs:L (sorted "
-                  "keys in runs of mean length L, default 4)");
+  sub->add_option(
+      "--dist", o.dist,
+      "input distribution: uniform, few_distinct, all_equal, bits20 (sort: keys evenly "
+      "spread over [0, 2^20)); set_ops and join: match:P (P% of b's keys in a), dups, "
+      "or all (the default); unique, run_length_encode, reduce_by_key: runs:L (sorted "
+      "keys in runs of mean length L, default 4); particle_binning: uniform (random cells) "
+      "or moved:P (a sorted set after P% of its particles moved to a neighbouring "
+      "cell)");
   sub->add_option(
       "--baseline", o.baselines,
       "baselines to run (default: all built in): copy, std::merge, "
@@ -43,7 +47,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
       "cub::DeviceSegmentedSort::SortPairs, sort_team, std::sort per segment, "
       "std::set_*, thrust::set_*, Kokkos::UnorderedMap hash join, std:: (the runs' host "
       "loops), cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode, "
-      "cub::DeviceReduce::ReduceByKey, Kokkos::BinSort, cub pipeline");
+      "cub::DeviceReduce::ReduceByKey, Kokkos::BinSort, cub pipeline, sequential counting "
+      "sort");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 

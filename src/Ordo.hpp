@@ -4,6 +4,7 @@
 
 // Ordo: sorted-data primitives for Kokkos. The umbrella header.
 
+#include <Ordo_Binning.hpp>
 #include <Ordo_Comparators.hpp>
 #include <Ordo_Config.hpp>
 #include <Ordo_Configuration.hpp>

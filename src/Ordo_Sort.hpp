@@ -159,7 +159,8 @@ void sort_permutation(const KeyView& keys, const PermView& perm, const Comp& com
 }
 
 /// views[k](i) = old views[k](perm(i)) for every View, all gathered by one launch (after one
-/// launch that saves their old contents). Rank-2 Views (View<double*[3]>, LayoutLeft or
+/// launch that saves their old contents; Ordo::gather, in Ordo_Binning.hpp, moves them out of
+/// place without the save). Rank-2 Views (View<double*[3]>, LayoutLeft or
 /// LayoutRight: positions, velocities) move whole rows: views[k](i, c) = old views[k](perm(i), c).
 /// perm must be a permutation of [0, perm.extent(0)) (checked with ORDO_ENABLE_DEBUG_CHECKS;
 /// without, a position whose entry lies outside that range keeps its element, and repeated entries
@@ -185,7 +186,9 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
         Impl::slot_bytes<typename Views::non_const_value_type>(views.extent(0) * views.extent(1)) +
         ...);
   });
-  if constexpr (Impl::debug_checks) Impl::check_permutation_range(fn, space, perm);
+  if constexpr (Impl::debug_checks) {
+    Impl::check_permutation_range(fn, space, perm, std::int64_t(perm.extent(0)));
+  }
   Impl::apply_permutation_impl(space, perm, views...);
 }
 

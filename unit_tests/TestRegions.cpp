@@ -122,6 +122,15 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   expect_annotated("Ordo::sort_permutation", [&] { Ordo::sort_permutation(space, a, perm); });
   expect_annotated("Ordo::apply_permutation",
                    [&] { Ordo::apply_permutation(space, perm, keys, values); });
+  expect_annotated("Ordo::gather",
+                   [&] { Ordo::gather(space, perm, Ordo::views(a), Ordo::views(keys)); });
+  {
+    const auto cells = to_device(std::vector<std::int32_t>{3, 1, 2, 0, 1}, "cells");
+    const auto cell_perm = poisoned<std::uint32_t>(5);
+    const auto cell_offsets = poisoned<std::int64_t>(5);
+    expect_annotated("Ordo::bin_permutation",
+                     [&] { Ordo::bin_permutation(space, cells, 4, cell_perm, cell_offsets); });
+  }
   expect_annotated("Ordo::merge", [&] { Ordo::merge(space, a, b, out); });
   expect_annotated("Ordo::merge_by_key",
                    [&] { Ordo::merge_by_key(space, a, keys, b, values, out, out_values); });

@@ -181,6 +181,21 @@ TEST(WorkspaceLimit, Sorts) {
                 std::vector<Key> expect(input.rbegin(), input.rend());
                 EXPECT_EQ(to_host(keys), expect);
               }});
+    // bin_permutation: unsorted ids in 1000 cells (the sort or counting path).
+    std::vector<std::int32_t> cells(n);
+    for (std::size_t i = 0; i < n; ++i) cells[i] = std::int32_t((n - i) * 7 % 1000);
+    const auto dcells = to_device(cells);
+    DeviceView<std::int64_t> cell_offsets("cell_offsets", 1001);
+    std::vector<std::uint32_t> by_cell(n);
+    std::iota(by_cell.begin(), by_cell.end(), 0u);
+    std::stable_sort(by_cell.begin(), by_cell.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return cells[a] < cells[b]; });
+    run_case({"bin_permutation" + at,
+              Ordo::bin_permutation_workspace_bytes<ExecSpace, std::int32_t>(n, 1000),
+              [&] { Kokkos::deep_copy(perm, poison_value<std::uint32_t>()); },
+              [&] { Ordo::bin_permutation(space, dcells, 1000, perm, cell_offsets); },
+              [&] { return bytes_of(perm, cell_offsets); },
+              [&] { EXPECT_EQ(to_host(perm), by_cell); }});
   }
 }
 

@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Particle binning, the whole pipeline: sort particles by cell id, move their position and
-// velocity (View<double*[3]>) and scalar arrays with them in one launch, then build the cell list
-// (bin_offsets: cell c's particles are [offsets(c), offsets(c + 1))), and count the particles in
-// each occupied cell with run_length_encode. Checks every step.
+// Particle binning as a code runs it: a double-buffered particle set is binned by cell
+// (bin_permutation: the stable order by cell and the cell list, cell c's particles are
+// [offsets(c), offsets(c + 1)), empty cells included), its arrays gathered into the second
+// buffer in one launch (gather, View<double*[3]> rows included) and the buffers swapped; then the
+// particles in each occupied cell are counted (run_length_encode) and their mass summed
+// (reduce_by_key). Checks every step.
 #include <Ordo.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   const int n = 100000, cells = 4096;
-  Kokkos::View<int*> cell("cell", n), id("id", n);
-  Kokkos::View<double*[3]> x("x", n), v("v", n);
-  Kokkos::View<double*> mass("mass", n);
+  // The particle set and its second buffer.
+  Kokkos::View<int*> cell("cell", n), id("id", n), cell2("cell2", n), id2("id2", n);
+  Kokkos::View<double*[3]> x("x", n), v("v", n), x2("x2", n), v2("v2", n);
+  Kokkos::View<double*> mass("mass", n), mass2("mass2", n);
   Kokkos::parallel_for(
       "example::init", n, KOKKOS_LAMBDA(int i) {
         // Cells 1000 to 1999 stay empty.
@@ -28,9 +32,12 @@ int main(int argc, char* argv[]) {
 
   Kokkos::DefaultExecutionSpace space;
   Kokkos::View<int*> perm("perm", n), offsets("offsets", cells + 1);
-  Ordo::sort_permutation(space, cell, perm);
-  Ordo::apply_permutation(space, perm, cell, id, x, v, mass);
-  Ordo::bin_offsets(space, cell, offsets);  // fences: it reports keys outside [0, cells)
+  // Fences: a cell id outside [0, cells) is reported before anything is written.
+  Ordo::bin_permutation(space, cell, cells, perm, offsets);
+  Ordo::gather(space, perm, Ordo::views(cell, id, x, v, mass),
+               Ordo::views(cell2, id2, x2, v2, mass2));
+  std::swap(cell, cell2), std::swap(id, id2), std::swap(x, x2), std::swap(v, v2);
+  std::swap(mass, mass2);
 
   // The occupied cells and how many particles each holds, and the mass in each.
   Kokkos::View<int*> occupied("occupied", cells), counts("counts", cells);

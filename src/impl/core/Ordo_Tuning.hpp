@@ -35,6 +35,17 @@ struct MergePathTuning {
   static constexpr int team_probes = 2;
 };
 
+// bin_permutation's counting sort on host backends: one chunk of the ids a thread, none smaller
+// than host_grain (a chunk's count and scatter must outweigh its row of counts), taken while
+// the chunks' rows of nbins counts hold at most counts_per_id * n + counts_floor counts (more
+// cells than that: the stable sort of the ids, whose cost does not grow with the cells).
+template <class ExecSpace>
+struct BinningTuning {
+  static constexpr std::int64_t host_grain = std::int64_t(1) << 14;
+  static constexpr std::int64_t counts_per_id = 2;
+  static constexpr std::int64_t counts_floor = std::int64_t(1) << 16;
+};
+
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
 // team_size * vt outputs. Inputs of at most fused_max_tiles tiles are merged in a single launch
 // whose teams find their own tile boundaries (team_merge_path_ends); larger ones run the

@@ -121,7 +121,10 @@ enum class WorkspaceSlot : int {
   vendor_bits = 28,  // the vendor sort's varying bits (Ordo_SortVendorImpl.hpp)
   vendor_temp = 29,  // CUB's temporary storage
   runs_words = 30,   // reduce_by_key's look-back words and carries (Ordo_RunsImpl.hpp)
-  runs_carries = 31
+  runs_carries = 31,
+  bin_keys = 32,       // bin_permutation's sorted ids (Ordo_BinningImpl.hpp)
+  bin_positions = 33,  // its sort's input positions
+  bin_counts = 34      // its host counting sort's counts
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

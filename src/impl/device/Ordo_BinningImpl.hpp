@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_BINNINGIMPL_HPP
+#define ORDO_IMPL_BINNINGIMPL_HPP
+
+// Device level of bin_permutation: the stable permutation that orders integer cell ids in
+// [0, nbins), and the cells' CRS offsets.
+//   scan      one read of the cells (Ordo::bin_permutation::scan): the first id outside
+//             [0, nbins), and whether any id orders before the one before it; read back, so that
+//             bad ids raise before any output is written
+//   sorted    ids already in order: the identity and the offsets in one pass
+//             (Ordo::bin_permutation::identity)
+//   vendor    CUDA with the vendor seam, contiguous Views: the vendor radix sort of (id, position)
+//             over the bits nbins needs only (2^16 cells: two passes of eight bits), then the
+//             offsets from the sorted ids (Ordo::bin_permutation::offsets)
+//   counting  host backends: a counting sort, one chunk of the ids a thread (count, one scan of
+//             the threads' counts, stable scatter), where the threads' counts stay small beside n
+//   sort      otherwise Ordo's stable sort of the ids (Ordo_SortImpl.hpp) into the workspace,
+//             then the offsets
+
+#include <Ordo_Comparators.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_SortKeys.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_SortBounds.hpp>
+#include <impl/device/Ordo_SortImpl.hpp>
+#include <impl/device/Ordo_SortVendorImpl.hpp>
+#include <impl/lane/Ordo_SortRecords.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// The scan's result: the first position whose id lies outside [0, nbins) (n: none), and how
+// many ids order before the id before them.
+struct BinScan {
+  std::int64_t first_bad;
+  std::int64_t descents;
+};
+
+template <class CellView>
+struct ScanCells {
+  using value_type = BinScan;
+  CellView cells;
+  std::int64_t n, nbins;
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
+    v.first_bad = n;
+    v.descents = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
+    if (b.first_bad < a.first_bad) a.first_bad = b.first_bad;
+    a.descents += b.descents;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& v) const {
+    const auto c = cells(i);
+    if (!key_in_bins(c, nbins) && i < v.first_bad) v.first_bad = i;
+    if (i > 0 && c < cells(i - 1)) ++v.descents;
+  }
+};
+
+// Ids in order: perm(i) = i and the offsets, from one read of the ids.
+template <class CellView, class PermView, class OffsetView>
+struct IdentityBins {
+  FillBinOffsets<CellView, OffsetView> fill;
+  PermView perm;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    int errors = 0;
+    fill(i, errors);
+    if (i < fill.n) perm(i) = typename PermView::non_const_value_type(i);
+  }
+};
+
+// The offsets of sorted ids (validated by the scan: FillBinOffsets clamps every write all the
+// same).
+template <class CellView, class OffsetView>
+struct SortedBins {
+  FillBinOffsets<CellView, OffsetView> fill;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    int errors = 0;
+    fill(i, errors);
+  }
+};
+
+template <class ExecSpace, class CellView, class OffsetView>
+void fill_bin_offsets(const ExecSpace& space, const CellView& sorted, std::int64_t nbins,
+                      const OffsetView& offsets) {
+  const std::int64_t n = sorted.extent(0);
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("Ordo::bin_permutation::offsets", Range(space, 0, n + 1),
+                       SortedBins<CellView, OffsetView>{{sorted, offsets, n, nbins}});
+}
+
+// The bits a sort of ids in [0, nbins) must look at.
+inline int bin_bits(std::int64_t nbins) {
+  return nbins > 1 ? 64 - Kokkos::countl_zero(std::uint64_t(nbins - 1)) : 1;
+}
+
+// ---- host backends: counting sort ------------------------------------------------------------
+
+// The chunks of the counting sort: one a thread, none smaller than BinningTuning's host_grain.
+template <class ExecSpace>
+std::int64_t host_bin_chunks(std::int64_t n, std::int64_t concurrency) {
+  const std::int64_t grain = BinningTuning<ExecSpace>::host_grain;
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(concurrency, n / grain));
+}
+
+// Whether the counting sort takes n ids in nbins cells: its counts (a row of nbins a chunk) stay
+// within BinningTuning's counts_per_id of n.
+template <class ExecSpace>
+bool host_counting_bins(std::int64_t n, std::int64_t nbins, std::int64_t concurrency) {
+  using Tuning = BinningTuning<ExecSpace>;
+  return host_bin_chunks<ExecSpace>(n, concurrency) * nbins <=
+         Tuning::counts_per_id * n + Tuning::counts_floor;
+}
+
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void counting_bins(const ExecSpace& space, const CellView& cells, std::int64_t nbins,
+                   const PermView& perm, const OffsetView& offsets) {
+  const std::int64_t n = cells.extent(0);
+  const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, space.concurrency());
+  const std::int64_t width = (n + chunks - 1) / chunks;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using Index = typename PermView::non_const_value_type;
+  using Offset = typename OffsetView::non_const_value_type;
+  // counts(t * nbins + c): chunk t's ids in cell c, then where chunk t's first one goes.
+  const auto counts = workspace<std::uint32_t>(space, chunks * nbins, WorkspaceSlot::bin_counts);
+  Kokkos::parallel_for("Ordo::bin_permutation::host::count", Range(space, 0, chunks),
+                       [=](std::int64_t t) {
+                         std::uint32_t* const row = counts.data() + t * nbins;
+                         std::fill(row, row + nbins, 0u);
+                         const std::int64_t hi = std::min(n, (t + 1) * width);
+                         for (std::int64_t i = t * width; i < hi; ++i) {
+                           const auto c = cells(i);
+                           if (key_in_bins(c, nbins)) ++row[std::int64_t(c)];
+                         }
+                       });
+  Kokkos::parallel_scan("Ordo::bin_permutation::host::scan", Range(space, 0, nbins),
+                        [=](std::int64_t c, std::int64_t& before, bool final) {
+                          std::int64_t total = 0;
+                          for (std::int64_t t = 0; t < chunks; ++t) {
+                            std::uint32_t& slot = counts(t * nbins + c);
+                            const std::uint32_t k = slot;
+                            if (final) slot = std::uint32_t(before + total);
+                            total += k;
+                          }
+                          if (final) {
+                            offsets(c) = Offset(before);
+                            if (c == nbins - 1) offsets(nbins) = Offset(before + total);
+                          }
+                          before += total;
+                        });
+  Kokkos::parallel_for("Ordo::bin_permutation::host::scatter", Range(space, 0, chunks),
+                       [=](std::int64_t t) {
+                         std::uint32_t* const next = counts.data() + t * nbins;
+                         const std::int64_t hi = std::min(n, (t + 1) * width);
+                         for (std::int64_t i = t * width; i < hi; ++i) {
+                           const auto c = cells(i);
+                           if (!key_in_bins(c, nbins)) continue;
+                           const std::uint32_t to = next[std::int64_t(c)]++;
+                           if (to < std::uint64_t(n)) perm(to) = Index(i);
+                         }
+                       });
+}
+
+// ---- device backends -------------------------------------------------------------------------
+
+template <class ExecSpace, class CellView, class PermView>
+inline constexpr bool vendor_bins_v =
+    vendor_sort_available_v<ExecSpace>&& is_contiguous_1d_v<CellView>&&
+        is_contiguous_1d_v<PermView> &&
+    sizeof(typename CellView::value_type) >= 4;
+
+// perm(i) = i into the sort's input positions.
+template <class View>
+struct Positions {
+  View positions;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    positions(i) = typename View::value_type(i);
+  }
+};
+
+#if defined(ORDO_CUDA_VENDOR)
+// CUB's temporary storage for the sort of n (id, position) records by `bits` bits.
+template <class Cell, class Index>
+std::size_t vendor_bins_temp_bytes(std::int64_t n, int bits) {
+  std::size_t bytes = 0;
+  CudaSeam::cub_radix_sort_into("Ordo::bin_permutation", nullptr, bytes,
+                                static_cast<const Cell*>(nullptr), static_cast<Cell*>(nullptr),
+                                static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr), n,
+                                0, bits, false, Kokkos::Cuda());
+  return bytes;
+}
+#endif
+
+// The workspace of bin_permutation on n ids in nbins cells (the most of its paths).
+template <class ExecSpace, class Cell, class Index>
+std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
+  if (n <= 0) return 0;
+  using C = Codec<Cell, less<>>;
+  const std::size_t sort = slot_bytes<Cell>(n) + sort_records_bound<ExecSpace, C, std::uint32_t>(n);
+  std::size_t most = sort;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, ExecSpace().concurrency());
+    most = std::max(most, slot_bytes<std::uint32_t>(chunks * nbins));
+  }
+#if defined(ORDO_CUDA_VENDOR)
+  if constexpr (vendor_sort_available_v<ExecSpace>) {
+    most = std::max(most, slot_bytes<Cell>(n) + slot_bytes<Index>(n) +
+                              slot_bytes<std::byte>(std::int64_t(
+                                  vendor_bins_temp_bytes<Cell, Index>(n, bin_bits(nbins)))));
+  }
+#endif
+  return most;
+}
+
+// The unsorted ids' permutation and offsets (the scan found every id in range).
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, std::int64_t nbins,
+               const PermView& perm, const OffsetView& offsets) {
+  const std::int64_t n = cells.extent(0);
+  using Cell = typename CellView::non_const_value_type;
+  using Index = typename PermView::non_const_value_type;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (host_counting_bins<ExecSpace>(n, nbins, space.concurrency())) {
+      counting_bins(space, cells, nbins, perm, offsets);
+      return;
+    }
+  }
+  const auto sorted = workspace<Cell>(space, n, WorkspaceSlot::bin_keys);
+#if defined(ORDO_CUDA_VENDOR)
+  if constexpr (vendor_bins_v<ExecSpace, CellView, PermView>) {
+    using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+    const int bits = bin_bits(nbins);
+    const auto positions = workspace<Index>(space, n, WorkspaceSlot::bin_positions);
+    std::size_t bytes = vendor_bins_temp_bytes<Cell, Index>(n, bits);
+    const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
+    Kokkos::parallel_for("Ordo::bin_permutation::positions", Range(space, 0, n),
+                         Positions<decltype(positions)>{positions});
+    CudaSeam::cub_radix_sort_into(fn, temp.data(), bytes, cells.data(), sorted.data(),
+                                  positions.data(), perm.data(), n, 0, bits, false, space);
+    fill_bin_offsets(space, sorted, nbins, offsets);
+    return;
+  }
+#endif
+  (void)fn;
+  using C = Codec<Cell, less<>>;
+  stable_permutation(space, cells, perm, CodecKeys<C, decltype(sorted)>{sorted}, less<>{},
+                     SortOptions{});
+  fill_bin_offsets(space, sorted, nbins, offsets);
+}
+
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView& cells,
+                          std::int64_t nbins, const PermView& perm, const OffsetView& offsets) {
+  const std::int64_t n = cells.extent(0);
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if (n == 0) {  // every offset 0
+    fill_bin_offsets(space, cells, nbins, offsets);
+    return;
+  }
+  BinScan scan{n, 0};
+  Kokkos::parallel_reduce("Ordo::bin_permutation::scan", Range(space, 0, n),
+                          ScanCells<CellView>{cells, n, nbins}, scan);
+  if (scan.first_bad < n) {
+    const std::int64_t first = scan.first_bad;
+    const auto id = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), Kokkos::subview(cells, Kokkos::make_pair(first, first + 1)));
+    fail(fn, "cells(" + std::to_string(first) + ") = " + std::to_string(id(0)) +
+                 " lies outside [0, " + std::to_string(nbins) +
+                 "); perm and offsets are unchanged");
+  }
+  if (scan.descents == 0) {
+    Kokkos::parallel_for(
+        "Ordo::bin_permutation::identity", Range(space, 0, n + 1),
+        IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
+    return;
+  }
+  sort_bins(fn, space, cells, nbins, perm, offsets);
+}
+
+}  // namespace Ordo::Impl
+
+#endif
