@@ -94,6 +94,45 @@ TEST(Binning, AgainstCountingSort) {
   }
 }
 
+// The re-sort of nearly sorted ids, forced on every backend (the dispatch takes it on device
+// backends only): its own placement where the kept ids allow it, the sort where they do not (kept
+// ids out of order across displaced ones, a gap past the lookahead, nothing kept).
+template <class Cell>
+void check_resort(const std::vector<Cell>& cells, std::size_t nbins, const std::string& what) {
+  SCOPED_TRACE(what + ": n=" + std::to_string(cells.size()) + " nbins=" + std::to_string(nbins));
+  std::vector<std::uint32_t> want_perm;
+  std::vector<std::int64_t> want_offsets;
+  counting_sort(cells, nbins, want_perm, want_offsets);
+  const auto perm = poisoned<std::uint32_t>(cells.size());
+  const auto offsets = poisoned<std::int64_t>(nbins + 1);
+  Ordo::Impl::bin_permutation_impl("resort", ExecSpace(), to_device(cells), std::int64_t(nbins),
+                                   perm, offsets, Ordo::Impl::BinPath::resort);
+  EXPECT_EQ(want_perm, to_host(perm));
+  EXPECT_EQ(want_offsets, to_host(offsets));
+}
+
+TEST(Binning, Resort) {
+  std::mt19937 rng(15);
+  for (std::size_t nbins : {std::size_t(2), std::size_t(300), std::size_t(1) << 16}) {
+    for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(5000), large_size()}) {
+      for (Cells shape : {Cells::moved1, Cells::moved10, Cells::random, Cells::descending}) {
+        check_resort(make_cells<std::int32_t>(shape, n, nbins, rng), nbins,
+                     "shape " + std::to_string(int(shape)));
+      }
+    }
+  }
+  // Kept ids out of order across two displaced ones (5 6 [7 4] 5 6), displaced ids at both ends,
+  // a run of displaced ids longer than the lookahead, and equal cells around moved ones.
+  check_resort(std::vector<std::int32_t>{5, 6, 7, 4, 5, 6}, 8, "kept out of order");
+  check_resort(std::vector<std::int32_t>{3, 0, 1, 1, 2, 2, 3, 0}, 4, "displaced ends");
+  std::vector<std::int32_t> gap(300);
+  for (std::size_t i = 0; i < gap.size(); ++i) {
+    gap[i] = std::int32_t(i < 100 || i >= 250 ? i : 349 - i);
+  }
+  check_resort(gap, 400, "a long displaced run");
+  check_resort(std::vector<std::int32_t>{0, 0, 1, 0, 1, 1, 2, 1, 2, 2}, 3, "equal cells");
+}
+
 TEST(Binning, IdAndIndexTypes) {
   std::mt19937 rng(12);
   for (std::size_t n : {std::size_t(3000), large_size()}) {
@@ -222,7 +261,10 @@ TEST(Binning, GatherAfterBinPermutation) {
   std::mt19937 rng(14);
   const std::size_t n = 30000, nbins = 64;
   const auto cells = make_cells<std::int32_t>(Cells::random, n, nbins, rng);
-  DeviceView<std::int32_t> c0 = to_device(cells), c1("c1", n);
+  // The second buffer an unmanaged View over the code's own allocation.
+  DeviceView<std::int32_t> c0 = to_device(cells), c1_alloc("c1", n);
+  Kokkos::View<std::int32_t*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> c1(
+      c1_alloc.data(), n);
   DeviceView<std::uint32_t> perm("perm", n);
   DeviceView<std::int64_t> offsets("offsets", nbins + 1);
   Ordo::bin_permutation(c0, std::int64_t(nbins), perm, offsets);

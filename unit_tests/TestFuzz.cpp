@@ -57,7 +57,7 @@ TEST(Fuzz, Bounded) {
     }
     const bool valid = sorted && kind == 0;
     const Path path = Path(rng() % 3);
-    switch (rng() % 7) {
+    switch (rng() % 8) {
       case 0: {
         const Keys out = robust_merge(a, b, {kind}, path, rng() % 5);
         if (valid) {
@@ -102,6 +102,41 @@ TEST(Fuzz, Bounded) {
         }
         if (!valid_only && rng() % 2) starts[rng() % items] = std::int64_t(items) + 5;
         robust_load_balance(scan, starts, std::size_t(sum) + rng() % 3, path);
+        break;
+      }
+      case 6: {
+        // a's keys as cell ids in nbins cells (sorted keys stay sorted), at times one outside.
+        const std::size_t nbins = 1 + rng() % 5000;
+        std::vector<std::int32_t> cells(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          cells[i] = std::int32_t((std::uint64_t(a[i]) * nbins) >> 32);
+        }
+        const bool bad = n > 0 && !valid_only && rng() % 4 == 0;
+        if (bad) cells[rng() % n] = rng() % 2 ? -1 : std::int32_t(nbins);
+        Guarded<std::uint32_t> perm(n, rng() % 4);
+        Guarded<std::int64_t> offsets(nbins + 1, rng() % 4);
+        const std::string error = error_of([&] {
+          Ordo::bin_permutation(ExecSpace(), to_device(cells), std::int64_t(nbins), perm.view,
+                                offsets.view);
+        });
+        if (bad) {
+          EXPECT_NE(error.find("lies outside"), std::string::npos) << error;
+          EXPECT_EQ(perm.elements(), std::vector<std::uint32_t>(n, poison_value<std::uint32_t>()));
+          break;
+        }
+        EXPECT_EQ(error, "no exception");
+        std::vector<std::uint32_t> order(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t x, std::uint32_t y) { return cells[x] < cells[y]; });
+        EXPECT_EQ(perm.elements(), order) << "bin_permutation";
+        std::vector<std::int32_t> by_cell(cells);
+        std::sort(by_cell.begin(), by_cell.end());
+        const auto got = offsets.elements();
+        for (std::size_t c = 0; c <= nbins; ++c) {
+          const auto at = std::lower_bound(by_cell.begin(), by_cell.end(), std::int32_t(c));
+          ASSERT_EQ(got[c], std::int64_t(at - by_cell.begin())) << "bin_permutation offsets";
+        }
         break;
       }
       default: {

@@ -201,6 +201,47 @@ TEST(RobustnessErrors, OverlappingPermutedViews) {
   EXPECT_EQ(g.elements(), data);
 }
 
+// gather with entries that are no row of the source: without the debug checks those rows keep
+// their contents and nothing outside the Views is touched; with them, the error.
+TEST(RobustnessErrors, GatherWithPositionsOutOfRange) {
+  const std::size_t n = 300;
+  std::vector<std::int64_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    perm[i] = i % 7 == 0 ? -1 : i % 11 == 0 ? std::int64_t(n) + 5 : std::int64_t(n - 1 - i);
+  }
+  const Keys src_h = unsorted_keys(n, 21);
+  Guarded<std::uint32_t> src(n, 0, src_h), dst(n, 3);
+  const auto p = to_device(perm);
+  if constexpr (Ordo::Impl::debug_checks) {
+    expect_error("Ordo::gather: perm holds positions outside [0, 300)", [&] {
+      Ordo::gather(ExecSpace(), p, Ordo::views(src.view), Ordo::views(dst.view));
+    });
+  } else {
+    Ordo::gather(ExecSpace(), p, Ordo::views(src.view), Ordo::views(dst.view));
+  }
+  const auto out = dst.elements();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool moved = !Ordo::Impl::debug_checks && perm[i] >= 0 && perm[i] < std::int64_t(n);
+    EXPECT_EQ(out[i], moved ? src_h[std::size_t(perm[i])] : poison_value<std::uint32_t>()) << i;
+  }
+  EXPECT_EQ(src.elements(), src_h);
+}
+
+// bin_permutation refuses ids outside [0, nbins) in every build, before any output is written.
+TEST(RobustnessErrors, BinPermutationWithIdsOutOfRange) {
+  const std::size_t n = 5000;
+  std::vector<std::int32_t> cells(n);
+  for (std::size_t i = 0; i < n; ++i) cells[i] = std::int32_t(i * 13 % 100);
+  cells[4321] = 100;
+  Guarded<std::uint32_t> perm(n, 1);
+  Guarded<std::uint32_t> offsets(101, 2);
+  expect_error("Ordo::bin_permutation: cells(4321) = 100 lies outside [0, 100)", [&] {
+    Ordo::bin_permutation(ExecSpace(), to_device(cells), 100, perm.view, offsets.view);
+  });
+  EXPECT_EQ(perm.elements(), std::vector<std::uint32_t>(n, poison_value<std::uint32_t>()));
+  EXPECT_EQ(offsets.elements(), std::vector<std::uint32_t>(101, poison_value<std::uint32_t>()));
+}
+
 TEST(RobustnessErrors, JoinSizeOfAnInvalidKind) {
   const auto a = to_device(Keys{1, 2, 3});
   expect_error("Ordo::join_size: kind is 7",

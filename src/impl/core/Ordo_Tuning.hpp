@@ -44,6 +44,10 @@ struct BinningTuning {
   static constexpr std::int64_t host_grain = std::int64_t(1) << 14;
   static constexpr std::int64_t counts_per_id = 2;
   static constexpr std::int64_t counts_floor = std::int64_t(1) << 16;
+  // The re-sort of nearly sorted ids (device backends) takes inputs of which at most
+  // 1 / near_share_denominator are displaced, whose kept ids lie at most near_lookahead apart.
+  static constexpr std::int64_t near_share_denominator = 4;
+  static constexpr std::int64_t near_lookahead = 64;
 };
 
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is
