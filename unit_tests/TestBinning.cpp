@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -254,6 +255,33 @@ TEST(Binning, GatherEveryViewType) {
   }
   // Sources longer than the permutation (a gather of a subset).
   check_gather<Kokkos::LayoutRight>(500, 3000);
+}
+
+// Both ways the kernel walks the rows, on every backend: each position's rows of every View, and
+// chunks of positions one View after the other (chunks of 1, 7 and 4096 rows).
+TEST(Binning, GatherChunks) {
+  const std::size_t n = 10001;
+  std::vector<std::int64_t> perm(n);
+  std::mt19937 rng(16);
+  for (auto& p : perm) p = std::int64_t(rng() % n);
+  std::vector<double> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = 0.5 * double(i);
+  Kokkos::View<double* [3], MemorySpace> x("x", n);
+  Kokkos::deep_copy(x, 2.0);
+  const auto src = to_device(a);
+  for (std::int64_t rows : {0, 1, 7, 4096}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    DeviceView<double> out("out", n);
+    Kokkos::View<double* [3], MemorySpace> gx("gx", n);
+    Ordo::Impl::gather_impl("test", ExecSpace(), to_device(perm), std::make_tuple(src, x),
+                            std::make_tuple(out, gx), rows);
+    const auto h = to_host(out);
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gx);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(h[i], a[std::size_t(perm[i])]) << i;
+      ASSERT_EQ(hx(i, 2), 2.0) << i;
+    }
+  }
 }
 
 TEST(Binning, GatherAfterBinPermutation) {

@@ -57,7 +57,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 // Runs one call; its first region must be `name`, every region it opened must be closed again,
 // every kernel label must start with Ordo:: (or Kokkos:: for Kokkos' own), and at least one must
 // be Ordo's.
-void expect_annotated(const std::string& name, const std::function<void()>& call) {
+void expect_annotated(const std::string& name, const std::function<void()>& call,
+                      bool ordo_kernel_expected = true) {
   SCOPED_TRACE(name);
   ExecSpace().fence();
   seen = Seen{};
@@ -71,7 +72,9 @@ void expect_annotated(const std::string& name, const std::function<void()>& call
     EXPECT_TRUE(starts_with(k, "Ordo::") || starts_with(k, "Kokkos::")) << "kernel label " << k;
     ordo_kernel = ordo_kernel || starts_with(k, "Ordo::");
   }
-  EXPECT_TRUE(ordo_kernel) << "no Ordo:: kernel among " << seen.kernels.size();
+  if (ordo_kernel_expected) {
+    EXPECT_TRUE(ordo_kernel) << "no Ordo:: kernel among " << seen.kernels.size();
+  }
 }
 
 struct Odd {
@@ -105,7 +108,10 @@ TEST(Regions, EveryPublicCallIsOneRegionWithOrdoKernels) {
   auto fresh = [&] { Kokkos::deep_copy(keys, to_device(keys_h)); };
 
   expect_annotated("Ordo::sort", [&] { fresh(), Ordo::sort(space, keys); });
-  expect_annotated("Ordo::sort", [&] { Ordo::sort(space, big); });  // the radix sort's size
+  // The radix sort's size: on CUDA with the vendor seam CUB's sorts take it, no Kokkos kernel.
+  expect_annotated(
+      "Ordo::sort", [&] { Ordo::sort(space, big); },
+      !Ordo::Impl::vendor_sort_available_v<ExecSpace>);
   expect_annotated("Ordo::sort", [&] { fresh(), Ordo::sort(space, keys, 10, 2000); });
   expect_annotated("Ordo::sort_by_key", [&] { fresh(), Ordo::sort_by_key(space, keys, values); });
   expect_annotated("Ordo::stable_sort_by_key",

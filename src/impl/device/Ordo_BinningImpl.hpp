@@ -5,18 +5,20 @@
 // Device level of bin_permutation: the stable permutation that orders integer cell ids in
 // [0, nbins), and the cells' CRS offsets.
 //   scan      one read of the cells (Ordo::bin_permutation::scan): the first id outside
-//             [0, nbins), and whether any id orders before the one before it; read back, so that
-//             bad ids raise before any output is written
+//             [0, nbins), how many ids order before the one before them and how many are out of
+//             order with a neighbour; read back, so that bad ids raise before any output is
+//             written
 //   sorted    ids already in order: the identity and the offsets in one pass
 //             (Ordo::bin_permutation::identity)
 //   vendor    CUDA with the vendor seam, contiguous Views: the vendor radix sort of (id, position)
 //             over the bits nbins needs only (2^16 cells: two passes of eight bits), then the
 //             offsets from the sorted ids (Ordo::bin_permutation::offsets)
 //   re-sort   device backends, ids nearly in order (a re-sort between time steps: at most a
-//             quarter displaced, BinningTuning): the displaced ids (out of order with a
-//             neighbour) are listed (Ordo::bin_permutation::near::split), sorted alone, and every
-//             id placed by its rank among the kept and the displaced ones; the cost follows the
-//             ids that moved, plus two reads of the ids and one write of perm
+//             quarter displaced, BinningTuning): a check that the kept ids (in order with both
+//             neighbours) are in order among themselves (Ordo::bin_permutation::near::check),
+//             then the displaced ids are listed (near::split), sorted alone, and every id placed
+//             by its rank among the kept and the displaced ones; the cost follows the ids that
+//             moved, plus three reads of the ids and one write of perm
 //   counting  host backends: a counting sort, one chunk of the ids a thread (count, one scan of
 //             the threads' counts, stable scatter), where the threads' counts stay small beside n
 //   sort      otherwise Ordo's stable sort of the ids (Ordo_SortImpl.hpp) into the workspace,
@@ -44,6 +46,36 @@
 
 namespace Ordo::Impl {
 
+// The device passes over the ids: BinningTuning's items positions a thread, strided by the
+// threads, so that a warp's loads stay coalesced and each thread keeps several in flight (one
+// 4-byte element a thread leaves too few bytes in flight to fill a GPU's memory).
+template <int Items, class F>
+struct Strided {
+  F f;
+  std::int64_t n, stride;
+  template <class... Results>
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t, Results&... results) const {
+    for (int k = 0; k < Items; ++k) {
+      const std::int64_t i = t + k * stride;
+      if (i < n) f(i, results...);
+    }
+  }
+};
+
+// f(i) for i in [0, n), or a reduction of f(i, results...) into the reducers.
+template <class ExecSpace, class F, class... Reducers>
+void over_ids(const char* label, const ExecSpace& space, std::int64_t n, const F& f,
+              const Reducers&... reducers) {
+  constexpr int items = BinningTuning<ExecSpace>::items;
+  const std::int64_t stride = (n + items - 1) / items;
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> range(space, 0, stride);
+  if constexpr (sizeof...(Reducers) == 0) {
+    Kokkos::parallel_for(label, range, Strided<items, F>{f, n, stride});
+  } else {
+    Kokkos::parallel_reduce(label, range, Strided<items, F>{f, n, stride}, reducers...);
+  }
+}
+
 // Whether position i of the ids is in order with both its neighbours: the ids a re-sort keeps
 // in place (those that moved, and the neighbour that sees one out of order, are displaced).
 template <class CellView>
@@ -51,51 +83,46 @@ KOKKOS_INLINE_FUNCTION bool kept_in_place(const CellView& cells, std::int64_t i,
   return (i == 0 || !(cells(i) < cells(i - 1))) && (i + 1 >= n || !(cells(i + 1) < cells(i)));
 }
 
-// The scan's result: the first position whose id lies outside [0, nbins) (n: none), how many
-// ids order before the id before them, how many are displaced, the first and last kept ones, and
-// whether the kept ones fail to be in order (or lie more than BinningTuning's near_lookahead
-// apart, where the re-sort's walks could not find each other).
+// What the scans found: the first position whose id lies outside [0, nbins) (n: none), how many
+// ids order before the id before them, how many are displaced; for the re-sort also the first
+// and last kept ids, and whether the kept ones fail to be in order (or lie more than
+// BinningTuning's near_lookahead apart, where the re-sort's walks could not find each other).
 struct BinScan {
   std::int64_t first_bad, descents, displaced, first_kept, last_kept;
   int near_fails;
 };
 
+// The scan every call makes: the first bad id (a minimum) and the descents and displaced ids,
+// both counted in one sum (the displaced in the high 32 bits: n < 2^32).
 template <class CellView>
 struct ScanCells {
-  using value_type = BinScan;
   CellView cells;
-  std::int64_t n, nbins, lookahead;
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
-    v.first_bad = n;
-    v.descents = 0;
-    v.displaced = 0;
-    v.first_kept = n;
-    v.last_kept = -1;
-    v.near_fails = 0;
-  }
-  KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
-    if (b.first_bad < a.first_bad) a.first_bad = b.first_bad;
-    a.descents += b.descents;
-    a.displaced += b.displaced;
-    if (b.first_kept < a.first_kept) a.first_kept = b.first_kept;
-    if (b.last_kept > a.last_kept) a.last_kept = b.last_kept;
-    a.near_fails |= b.near_fails;
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& v) const {
+  std::int64_t n, nbins;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& first_bad,
+                                         std::uint64_t& counts) const {
     const auto c = cells(i);
-    if (!key_in_bins(c, nbins) && i < v.first_bad) v.first_bad = i;
-    if (i > 0 && c < cells(i - 1)) ++v.descents;
-    if (!kept_in_place(cells, i, n)) {
-      ++v.displaced;
-      return;
-    }
-    if (i < v.first_kept) v.first_kept = i;
-    if (i > v.last_kept) v.last_kept = i;
-    // The next kept id must follow in order, within the lookahead.
+    if (!key_in_bins(c, nbins) && i < first_bad) first_bad = i;
+    const bool descent = i > 0 && c < cells(i - 1);
+    const bool displaced = descent || (i + 1 < n && cells(i + 1) < c);
+    counts += std::uint64_t(descent) + (std::uint64_t(displaced) << 32);
+  }
+};
+
+// The re-sort's check, where the scan makes it a candidate: the first and last kept ids, and
+// whether each kept id's successor among the kept ones follows it in order within the lookahead.
+template <class CellView>
+struct CheckKept {
+  CellView cells;
+  std::int64_t n, lookahead;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& first_kept,
+                                         std::int64_t& last_kept, int& fails) const {
+    if (!kept_in_place(cells, i, n)) return;
+    if (i < first_kept) first_kept = i;
+    if (i > last_kept) last_kept = i;
     const std::int64_t end = n - i - 1 < lookahead ? n : i + 1 + lookahead;
     std::int64_t j = i + 1;
     while (j < end && !kept_in_place(cells, j, n)) ++j;
-    if (j < n && (j == end || cells(j) < c)) v.near_fails = 1;
+    if (j < n && (j == end || cells(j) < cells(i))) fails = 1;
   }
 };
 
@@ -126,9 +153,8 @@ template <class ExecSpace, class CellView, class OffsetView>
 void fill_bin_offsets(const ExecSpace& space, const CellView& sorted, std::int64_t nbins,
                       const OffsetView& offsets) {
   const std::int64_t n = sorted.extent(0);
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("Ordo::bin_permutation::offsets", Range(space, 0, n + 1),
-                       SortedBins<CellView, OffsetView>{{sorted, offsets, n, nbins}});
+  over_ids("Ordo::bin_permutation::offsets", space, n + 1,
+           SortedBins<CellView, OffsetView>{{sorted, offsets, n, nbins}});
 }
 
 // The bits a sort of ids in [0, nbins) must look at.
@@ -346,11 +372,11 @@ struct SumOffsets {
 // allow it (tests: on every backend).
 enum class BinPath { automatic, resort };
 
-// Whether the re-sort takes ids whose scan found `displaced` of n displaced.
+// Whether the re-sort may take ids whose scan found `displaced` of n displaced (its check
+// decides).
 template <class ExecSpace>
-bool near_bins(const BinScan& scan, std::int64_t n, BinPath path) {
+bool near_candidate(const BinScan& scan, std::int64_t n, BinPath path) {
   using Tuning = BinningTuning<ExecSpace>;
-  if (scan.near_fails != 0 || scan.last_kept < 0) return false;
   return path == BinPath::resort ||
          (!is_host_space_v<ExecSpace> && scan.displaced * Tuning::near_share_denominator <= n);
 }
@@ -380,12 +406,11 @@ void near_bins_impl(const ExecSpace& space, const CellView& cells, std::int64_t 
   stable_permutation(space, dcells, dorder, CodecKeys<C, decltype(dsorted)>{dsorted}, less<>{},
                      SortOptions{});
   fill_bin_offsets(space, dsorted, nbins, doffsets);
-  Kokkos::parallel_for(
-      "Ordo::bin_permutation::near::kept", Range(space, 0, n),
-      PlaceKept<CellView, decltype(krank), decltype(dorder), decltype(doffsets), PermView>{
-          cells, krank, dorder, doffsets, perm, n, nbins});
-  Kokkos::parallel_for(
-      "Ordo::bin_permutation::near::displaced", Range(space, 0, d),
+  over_ids("Ordo::bin_permutation::near::kept", space, n,
+           PlaceKept<CellView, decltype(krank), decltype(dorder), decltype(doffsets), PermView>{
+               cells, krank, dorder, doffsets, perm, n, nbins});
+  over_ids(
+      "Ordo::bin_permutation::near::displaced", space, d,
       PlaceDisplaced<decltype(dsorted), decltype(dorder), decltype(dpos), decltype(kept_offsets),
                      PermView>{dsorted, dorder, dpos, kept_offsets, perm, n, nbins});
   Kokkos::parallel_for("Ordo::bin_permutation::near::offsets", Range(space, 0, nbins + 1),
@@ -437,13 +462,12 @@ void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, st
   const auto sorted = workspace<Cell>(space, n, WorkspaceSlot::bin_keys);
 #if defined(ORDO_CUDA_VENDOR)
   if constexpr (vendor_bins_v<ExecSpace, CellView, PermView>) {
-    using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
     const int bits = bin_bits(nbins);
     const auto positions = workspace<Index>(space, n, WorkspaceSlot::bin_positions);
     std::size_t bytes = vendor_bins_temp_bytes<Cell, Index>(n, bits);
     const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
-    Kokkos::parallel_for("Ordo::bin_permutation::positions", Range(space, 0, n),
-                         Positions<decltype(positions)>{positions});
+    over_ids("Ordo::bin_permutation::positions", space, n,
+             Positions<decltype(positions)>{positions});
     CudaSeam::cub_radix_sort_into(fn, temp.data(), bytes, cells.data(), sorted.data(),
                                   positions.data(), perm.data(), n, 0, bits, false, space);
     fill_bin_offsets(space, sorted, nbins, offsets);
@@ -462,15 +486,16 @@ void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView
                           std::int64_t nbins, const PermView& perm, const OffsetView& offsets,
                           BinPath path = BinPath::automatic) {
   const std::int64_t n = cells.extent(0);
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if (n == 0) {  // every offset 0
     fill_bin_offsets(space, cells, nbins, offsets);
     return;
   }
   BinScan scan{n, 0, 0, n, -1, 0};
-  Kokkos::parallel_reduce(
-      "Ordo::bin_permutation::scan", Range(space, 0, n),
-      ScanCells<CellView>{cells, n, nbins, BinningTuning<ExecSpace>::near_lookahead}, scan);
+  std::uint64_t counts = 0;
+  over_ids("Ordo::bin_permutation::scan", space, n, ScanCells<CellView>{cells, n, nbins},
+           Kokkos::Min<std::int64_t>(scan.first_bad), Kokkos::Sum<std::uint64_t>(counts));
+  scan.descents = std::int64_t(counts & 0xFFFFFFFFu);
+  scan.displaced = std::int64_t(counts >> 32);
   if (scan.first_bad < n) {
     const std::int64_t first = scan.first_bad;
     const auto id = Kokkos::create_mirror_view_and_copy(
@@ -480,14 +505,19 @@ void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView
                  "); perm and offsets are unchanged");
   }
   if (scan.descents == 0) {
-    Kokkos::parallel_for(
-        "Ordo::bin_permutation::identity", Range(space, 0, n + 1),
-        IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
+    over_ids("Ordo::bin_permutation::identity", space, n + 1,
+             IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
     return;
   }
-  if (near_bins<ExecSpace>(scan, n, path)) {
-    near_bins_impl(space, cells, nbins, scan, perm, offsets);
-    return;
+  if (near_candidate<ExecSpace>(scan, n, path)) {
+    over_ids("Ordo::bin_permutation::near::check", space, n,
+             CheckKept<CellView>{cells, n, BinningTuning<ExecSpace>::near_lookahead},
+             Kokkos::Min<std::int64_t>(scan.first_kept), Kokkos::Max<std::int64_t>(scan.last_kept),
+             Kokkos::BOr<int>(scan.near_fails));
+    if (scan.near_fails == 0 && scan.last_kept >= 0) {
+      near_bins_impl(space, cells, nbins, scan, perm, offsets);
+      return;
+    }
   }
   sort_bins(fn, space, cells, nbins, perm, offsets);
 }
