@@ -13,7 +13,6 @@
 #include <numeric>
 #include <random>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace {
@@ -93,45 +92,6 @@ TEST(Binning, AgainstCountingSort) {
       }
     }
   }
-}
-
-// The re-sort of nearly sorted ids, forced on every backend (the dispatch takes it on device
-// backends only): its own placement where the kept ids allow it, the sort where they do not (kept
-// ids out of order across displaced ones, a gap past the lookahead, nothing kept).
-template <class Cell>
-void check_resort(const std::vector<Cell>& cells, std::size_t nbins, const std::string& what) {
-  SCOPED_TRACE(what + ": n=" + std::to_string(cells.size()) + " nbins=" + std::to_string(nbins));
-  std::vector<std::uint32_t> want_perm;
-  std::vector<std::int64_t> want_offsets;
-  counting_sort(cells, nbins, want_perm, want_offsets);
-  const auto perm = poisoned<std::uint32_t>(cells.size());
-  const auto offsets = poisoned<std::int64_t>(nbins + 1);
-  Ordo::Impl::bin_permutation_impl("resort", ExecSpace(), to_device(cells), std::int64_t(nbins),
-                                   perm, offsets, Ordo::Impl::BinPath::resort);
-  EXPECT_EQ(want_perm, to_host(perm));
-  EXPECT_EQ(want_offsets, to_host(offsets));
-}
-
-TEST(Binning, Resort) {
-  std::mt19937 rng(15);
-  for (std::size_t nbins : {std::size_t(2), std::size_t(300), std::size_t(1) << 16}) {
-    for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(5000), large_size()}) {
-      for (Cells shape : {Cells::moved1, Cells::moved10, Cells::random, Cells::descending}) {
-        check_resort(make_cells<std::int32_t>(shape, n, nbins, rng), nbins,
-                     "shape " + std::to_string(int(shape)));
-      }
-    }
-  }
-  // Kept ids out of order across two displaced ones (5 6 [7 4] 5 6), displaced ids at both ends,
-  // a run of displaced ids longer than the lookahead, and equal cells around moved ones.
-  check_resort(std::vector<std::int32_t>{5, 6, 7, 4, 5, 6}, 8, "kept out of order");
-  check_resort(std::vector<std::int32_t>{3, 0, 1, 1, 2, 2, 3, 0}, 4, "displaced ends");
-  std::vector<std::int32_t> gap(300);
-  for (std::size_t i = 0; i < gap.size(); ++i) {
-    gap[i] = std::int32_t(i < 100 || i >= 250 ? i : 349 - i);
-  }
-  check_resort(gap, 400, "a long displaced run");
-  check_resort(std::vector<std::int32_t>{0, 0, 1, 0, 1, 1, 2, 1, 2, 2}, 3, "equal cells");
 }
 
 TEST(Binning, IdAndIndexTypes) {
@@ -255,33 +215,6 @@ TEST(Binning, GatherEveryViewType) {
   }
   // Sources longer than the permutation (a gather of a subset).
   check_gather<Kokkos::LayoutRight>(500, 3000);
-}
-
-// Both ways the kernel walks the rows, on every backend: each position's rows of every View, and
-// chunks of positions one View after the other (chunks of 1, 7 and 4096 rows).
-TEST(Binning, GatherChunks) {
-  const std::size_t n = 10001;
-  std::vector<std::int64_t> perm(n);
-  std::mt19937 rng(16);
-  for (auto& p : perm) p = std::int64_t(rng() % n);
-  std::vector<double> a(n);
-  for (std::size_t i = 0; i < n; ++i) a[i] = 0.5 * double(i);
-  Kokkos::View<double* [3], MemorySpace> x("x", n);
-  Kokkos::deep_copy(x, 2.0);
-  const auto src = to_device(a);
-  for (std::int64_t rows : {0, 1, 7, 4096}) {
-    SCOPED_TRACE("rows " + std::to_string(rows));
-    DeviceView<double> out("out", n);
-    Kokkos::View<double* [3], MemorySpace> gx("gx", n);
-    Ordo::Impl::gather_impl("test", ExecSpace(), to_device(perm), std::make_tuple(src, x),
-                            std::make_tuple(out, gx), rows);
-    const auto h = to_host(out);
-    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gx);
-    for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(h[i], a[std::size_t(perm[i])]) << i;
-      ASSERT_EQ(hx(i, 2), 2.0) << i;
-    }
-  }
 }
 
 TEST(Binning, GatherAfterBinPermutation) {

@@ -200,45 +200,37 @@ TEST(Regions, ClosedWhenACallThrows) {
   EXPECT_EQ(seen.open, 0);
 }
 
-// Which path bin_permutation took, by its kernels: cells in order one pass; a few moved ones the
-// re-sort on device backends (forced on host backends, whose dispatch counts instead); random
-// cells the sort.
+// Which path bin_permutation took, by its kernels: cells in order one pass, others a counting
+// sort (host backends) or a sort.
 TEST(Regions, BinPermutationPaths) {
   const ToolsCallbacks callbacks;
   const ExecSpace space;
   const std::size_t n = 20000, nbins = 500;
-  std::vector<std::int32_t> sorted(n), moved(n), random(n);
+  std::vector<std::int32_t> sorted(n), random(n);
   for (std::size_t i = 0; i < n; ++i) {
     sorted[i] = std::int32_t(i * nbins / n);
-    moved[i] = sorted[i] + (i % 97 == 3 && sorted[i] + 1 < std::int32_t(nbins) ? 1 : 0);
     random[i] = std::int32_t(i * 7919 % nbins);
   }
   DeviceView<std::uint32_t> perm("perm", n);
   DeviceView<std::int64_t> offsets("offsets", nbins + 1);
-  auto kernels_of = [&](const std::vector<std::int32_t>& cells, bool force) {
+  auto kernels_of = [&](const std::vector<std::int32_t>& cells) {
     const auto d = to_device(cells);
     seen = Seen{};
-    if (force) {
-      Ordo::Impl::bin_permutation_impl("test", space, d, std::int64_t(nbins), perm, offsets,
-                                       Ordo::Impl::BinPath::resort);
-    } else {
-      Ordo::bin_permutation(space, d, std::int64_t(nbins), perm, offsets);
-    }
+    Ordo::bin_permutation(space, d, std::int64_t(nbins), perm, offsets);
     space.fence();
     return seen.kernels;
   };
   auto has = [](const std::vector<std::string>& k, const std::string& label) {
     return std::find(k.begin(), k.end(), label) != k.end();
   };
-  const auto in_order = kernels_of(sorted, false);
+  const auto in_order = kernels_of(sorted);
   EXPECT_TRUE(has(in_order, "Ordo::bin_permutation::identity"));
-  EXPECT_FALSE(has(in_order, "Ordo::bin_permutation::near::split"));
-  const auto resorted = kernels_of(moved, on_host);
-  EXPECT_TRUE(has(resorted, "Ordo::bin_permutation::near::split"));
-  EXPECT_TRUE(has(resorted, "Ordo::bin_permutation::near::kept"));
-  const auto shuffled = kernels_of(random, false);
-  EXPECT_FALSE(has(shuffled, "Ordo::bin_permutation::near::split"));
+  EXPECT_FALSE(has(in_order, "Ordo::bin_permutation::offsets"));
+  const auto shuffled = kernels_of(random);
   EXPECT_FALSE(has(shuffled, "Ordo::bin_permutation::identity"));
+  // Host backends count (a chunk a thread), device backends sort, then read the sorted ids.
+  EXPECT_TRUE(has(shuffled, on_host ? "Ordo::bin_permutation::host::scatter"
+                                    : "Ordo::bin_permutation::offsets"));
 }
 
 }  // namespace

@@ -35,15 +35,6 @@ struct MergePathTuning {
   static constexpr int team_probes = 2;
 };
 
-// gather and apply_permutation on device backends: chunk_rows positions a chunk, each View's
-// rows of the chunk after the previous View's (random permutations read one View's pages at a
-// time; the chunk's positions stay cached for the next View); 0 on host backends: each position's
-// rows of every View in turn.
-template <class ExecSpace>
-struct GatherTuning {
-  static constexpr std::int64_t chunk_rows = is_host_space_v<ExecSpace> ? 0 : std::int64_t(1) << 16;
-};
-
 // bin_permutation's counting sort on host backends: one chunk of the ids a thread, none smaller
 // than host_grain (a chunk's count and scatter must outweigh its row of counts), taken while
 // the chunks' rows of nbins counts hold at most counts_per_id * n + counts_floor counts (more
@@ -53,10 +44,6 @@ struct BinningTuning {
   static constexpr std::int64_t host_grain = std::int64_t(1) << 14;
   static constexpr std::int64_t counts_per_id = 2;
   static constexpr std::int64_t counts_floor = std::int64_t(1) << 16;
-  // The re-sort of nearly sorted ids (device backends) takes inputs of which at most
-  // 1 / near_share_denominator are displaced, whose kept ids lie at most near_lookahead apart.
-  static constexpr std::int64_t near_share_denominator = 4;
-  static constexpr std::int64_t near_lookahead = 64;
   // Ids a thread in the device passes over the ids (strided by the threads): enough loads in
   // flight to fill a GPU's memory, where one 4-byte id a thread does not.
   static constexpr int items = is_host_space_v<ExecSpace> ? 1 : 8;

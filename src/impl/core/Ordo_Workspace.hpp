@@ -124,11 +124,7 @@ enum class WorkspaceSlot : int {
   runs_carries = 31,
   bin_keys = 32,       // bin_permutation's sorted ids (Ordo_BinningImpl.hpp)
   bin_positions = 33,  // its sort's input positions
-  bin_counts = 34,     // its host counting sort's counts, the re-sort's kept offsets
-  bin_displaced = 35,  // the re-sort's displaced ids, their positions, order and offsets
-  bin_displaced_positions = 36,
-  bin_displaced_order = 37,
-  bin_offsets = 38
+  bin_counts = 34      // its host counting sort's counts
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos

@@ -5,18 +5,13 @@
 // Device level of bin_permutation: the stable permutation that orders integer cell ids in
 // [0, nbins), and the cells' CRS offsets.
 //   scan      one read of the cells (Ordo::bin_permutation::scan): the first id outside
-//             [0, nbins), how many ids order before the one before them and how many are out of
-//             order with a neighbour; read back, so that bad ids raise before any output is
-//             written
+//             [0, nbins), and how many ids order before the one before them; read back, so that
+//             bad ids raise before any output is written
 //   sorted    ids already in order: the identity and the offsets in one pass
 //             (Ordo::bin_permutation::identity)
 //   vendor    CUDA with the vendor seam, contiguous Views: the vendor radix sort of (id, position)
 //             over the bits nbins needs only (2^16 cells: two passes of eight bits), then the
 //             offsets from the sorted ids (Ordo::bin_permutation::offsets)
-//   re-sort   device backends, ids nearly in order (a re-sort between time steps: at most a
-//             quarter displaced, BinningTuning): only the displaced ids are sorted, then every
-//             id placed by its rank (Ordo_BinningResortImpl.hpp); its cost follows the ids that
-//             moved, plus three reads of the ids and one write of perm
 //   counting  host backends: a counting sort, one chunk of the ids a thread (count, one scan of
 //             the threads' counts, stable scatter), where the threads' counts stay small beside n
 //   sort      otherwise Ordo's stable sort of the ids (Ordo_SortImpl.hpp) into the workspace,
@@ -28,7 +23,6 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/device/Ordo_BinningResortImpl.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
 #include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
@@ -45,19 +39,66 @@
 
 namespace Ordo::Impl {
 
-// The scan every call makes: the first bad id (a minimum) and the descents and displaced ids,
-// both counted in one sum (the displaced in the high 32 bits: n < 2^32).
+// The device passes over the ids: BinningTuning's items positions a thread, strided by the
+// threads, so that a warp's loads stay coalesced and each thread keeps several in flight (one
+// 4-byte element a thread leaves too few bytes in flight to fill a GPU's memory).
+template <int Items, class F>
+struct Strided {
+  F f;
+  std::int64_t n, stride;
+  template <class... Results>
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t, Results&... results) const {
+    for (int k = 0; k < Items; ++k) {
+      const std::int64_t i = t + k * stride;
+      if (i < n) f(i, results...);
+    }
+  }
+};
+
+// f(i) for i in [0, n), or a reduction of f(i, results...) into the reducers.
+template <class ExecSpace, class F, class... Reducers>
+void over_ids(const char* label, const ExecSpace& space, std::int64_t n, const F& f,
+              const Reducers&... reducers) {
+  constexpr int items = BinningTuning<ExecSpace>::items;
+  const std::int64_t stride = (n + items - 1) / items;
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> range(space, 0, stride);
+  if constexpr (sizeof...(Reducers) == 0) {
+    Kokkos::parallel_for(label, range, Strided<items, F>{f, n, stride});
+  } else {
+    Kokkos::parallel_reduce(label, range, Strided<items, F>{f, n, stride}, reducers...);
+  }
+}
+
+// The offsets of sorted ids (validated by the scan: FillBinOffsets clamps every write all the
+// same).
+template <class CellView, class OffsetView>
+struct SortedBins {
+  FillBinOffsets<CellView, OffsetView> fill;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    int errors = 0;
+    fill(i, errors);
+  }
+};
+
+template <class ExecSpace, class CellView, class OffsetView>
+void fill_bin_offsets(const ExecSpace& space, const CellView& sorted, std::int64_t nbins,
+                      const OffsetView& offsets) {
+  const std::int64_t n = sorted.extent(0);
+  over_ids("Ordo::bin_permutation::offsets", space, n + 1,
+           SortedBins<CellView, OffsetView>{{sorted, offsets, n, nbins}});
+}
+
+// The scan every call makes: the first bad id (a minimum) and how many ids order before the id
+// before them (a sum).
 template <class CellView>
 struct ScanCells {
   CellView cells;
   std::int64_t n, nbins;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& first_bad,
-                                         std::uint64_t& counts) const {
+                                         std::int64_t& descents) const {
     const auto c = cells(i);
     if (!key_in_bins(c, nbins) && i < first_bad) first_bad = i;
-    const bool descent = i > 0 && c < cells(i - 1);
-    const bool displaced = descent || (i + 1 < n && cells(i + 1) < c);
-    counts += std::uint64_t(descent) + (std::uint64_t(displaced) << 32);
+    if (i > 0 && c < cells(i - 1)) ++descents;
   }
 };
 
@@ -175,19 +216,6 @@ std::size_t vendor_bins_temp_bytes(std::int64_t n, int bits) {
 }
 #endif
 
-// Which path takes unsorted ids: the dispatch's choice, or the re-sort wherever the kept ids
-// allow it (tests: on every backend).
-enum class BinPath { automatic, resort };
-
-// Whether the re-sort may take ids whose scan found `displaced` of n displaced (its check
-// decides).
-template <class ExecSpace>
-bool near_candidate(const BinScan& scan, std::int64_t n, BinPath path) {
-  using Tuning = BinningTuning<ExecSpace>;
-  return path == BinPath::resort ||
-         (!is_host_space_v<ExecSpace> && scan.displaced * Tuning::near_share_denominator <= n);
-}
-
 // The workspace of bin_permutation on n ids in nbins cells (the most of its paths).
 template <class ExecSpace, class Cell, class Index>
 std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
@@ -198,13 +226,6 @@ std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
   if constexpr (is_host_space_v<ExecSpace>) {
     const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, ExecSpace().concurrency());
     most = std::max(most, slot_bytes<std::uint32_t>(chunks * nbins));
-  } else {
-    const std::int64_t d = n / BinningTuning<ExecSpace>::near_share_denominator;
-    const std::size_t near = 2 * slot_bytes<Cell>(d) + 2 * slot_bytes<std::uint32_t>(d) +
-                             slot_bytes<std::uint32_t>(n) +
-                             2 * slot_bytes<std::uint32_t>(nbins + 1) +
-                             sort_records_bound<ExecSpace, C, std::uint32_t>(d);
-    most = std::max(most, near);
   }
 #if defined(ORDO_CUDA_VENDOR)
   if constexpr (vendor_sort_available_v<ExecSpace>) {
@@ -253,41 +274,26 @@ void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, st
 
 template <class ExecSpace, class CellView, class PermView, class OffsetView>
 void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView& cells,
-                          std::int64_t nbins, const PermView& perm, const OffsetView& offsets,
-                          BinPath path = BinPath::automatic) {
+                          std::int64_t nbins, const PermView& perm, const OffsetView& offsets) {
   const std::int64_t n = cells.extent(0);
   if (n == 0) {  // every offset 0
     fill_bin_offsets(space, cells, nbins, offsets);
     return;
   }
-  BinScan scan{n, 0, 0, n, -1, 0};
-  std::uint64_t counts = 0;
+  std::int64_t first_bad = n, descents = 0;
   over_ids("Ordo::bin_permutation::scan", space, n, ScanCells<CellView>{cells, n, nbins},
-           Kokkos::Min<std::int64_t>(scan.first_bad), Kokkos::Sum<std::uint64_t>(counts));
-  scan.descents = std::int64_t(counts & 0xFFFFFFFFu);
-  scan.displaced = std::int64_t(counts >> 32);
-  if (scan.first_bad < n) {
-    const std::int64_t first = scan.first_bad;
+           Kokkos::Min<std::int64_t>(first_bad), Kokkos::Sum<std::int64_t>(descents));
+  if (first_bad < n) {
     const auto id = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), Kokkos::subview(cells, Kokkos::make_pair(first, first + 1)));
-    fail(fn, "cells(" + std::to_string(first) + ") = " + std::to_string(id(0)) +
+        Kokkos::HostSpace(), Kokkos::subview(cells, Kokkos::make_pair(first_bad, first_bad + 1)));
+    fail(fn, "cells(" + std::to_string(first_bad) + ") = " + std::to_string(id(0)) +
                  " lies outside [0, " + std::to_string(nbins) +
                  "); perm and offsets are unchanged");
   }
-  if (scan.descents == 0) {
+  if (descents == 0) {
     over_ids("Ordo::bin_permutation::identity", space, n + 1,
              IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
     return;
-  }
-  if (near_candidate<ExecSpace>(scan, n, path)) {
-    over_ids("Ordo::bin_permutation::near::check", space, n,
-             CheckKept<CellView>{cells, n, BinningTuning<ExecSpace>::near_lookahead},
-             Kokkos::Min<std::int64_t>(scan.first_kept), Kokkos::Max<std::int64_t>(scan.last_kept),
-             Kokkos::BOr<int>(scan.near_fails));
-    if (scan.near_fails == 0 && scan.last_kept >= 0) {
-      near_bins_impl(space, cells, nbins, scan, perm, offsets);
-      return;
-    }
   }
   sort_bins(fn, space, cells, nbins, perm, offsets);
 }

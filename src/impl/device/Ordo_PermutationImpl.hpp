@@ -2,16 +2,13 @@
 #ifndef ORDO_IMPL_PERMUTATIONIMPL_HPP
 #define ORDO_IMPL_PERMUTATIONIMPL_HPP
 
-// Device level of gather and apply_permutation: one kernel moves the rows of every View
-// (Ordo::gather::rows, Ordo::apply_permutation::gather): on host backends each position's rows of
-// every View by one read of the permutation, on device backends chunk by chunk of positions, one
-// View after the other in each chunk. gather writes
+// Device level of gather and apply_permutation: one kernel moves the rows of every View by one
+// read of the permutation (Ordo::gather::rows, Ordo::apply_permutation::gather). gather writes
 // destination Views from source Views; apply_permutation first saves every View's old contents
 // in the workspace (Ordo::apply_permutation::save), then gathers from the saved copies with the
 // same kernel. sort_permutation is a sort (Ordo_SortImpl.hpp).
 
 #include <impl/core/Ordo_Checks.hpp>
-#include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -97,9 +94,7 @@ std::int64_t fewest_rows(const Srcs& srcs, std::index_sequence<I...>) {
 
 // The end of a chain of row copies.
 struct CopyEnd {
-  static constexpr int links = 0;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, std::int64_t) const {}
-  KOKKOS_INLINE_FUNCTION void copy_one(int, std::int64_t, std::int64_t) const {}
 };
 
 // One link of a chain of row copies: dst's row i = src's row j, where j is a row of src (else row
@@ -107,7 +102,6 @@ struct CopyEnd {
 // in the second dimension are equal).
 template <class Src, class Dst, class Next>
 struct CopyLink {
-  static constexpr int links = 1 + Next::links;
   Src src;
   Dst dst;
   Next next;
@@ -124,14 +118,6 @@ struct CopyLink {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
     copy(i, j);
     next(i, j);
-  }
-  // Only link a of the chain.
-  KOKKOS_INLINE_FUNCTION void copy_one(int a, std::int64_t i, std::int64_t j) const {
-    if (a == 0) {
-      copy(i, j);
-    } else {
-      next.copy_one(a - 1, i, j);
-    }
   }
 };
 
@@ -164,40 +150,15 @@ struct CopyRows {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { chain(i, i); }
 };
 
-// Device backends, in chunks of GatherTuning's chunk_rows rows, one array after the other in
-// each chunk: position t is row t % rows of array (t / rows) % A in chunk t / (rows * A). Random
-// permutations then read one array at a time (the arrays' rows all at once read every array's
-// pages at once: slower); perm's chunk stays in the cache for the next array.
-template <class PermView, class Chain>
-struct GatherChunks {
-  PermView perm;
-  Chain chain;
-  std::int64_t n, rows;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
-    const std::int64_t per_chunk = rows * Chain::links;
-    const std::int64_t chunk = t / per_chunk, r = t - chunk * per_chunk;
-    const std::int64_t a = r / rows, i = chunk * rows + (r - a * rows);
-    if (i < n) chain.copy_one(int(a), i, std::int64_t(perm(i)));
-  }
-};
-
-// rows: positions a chunk (0: each position's rows of every View in turn); the tests ask for
-// other values than GatherTuning's on every backend.
 template <class ExecSpace, class PermView, class Srcs, class Dsts>
 void gather_impl(const char* label, const ExecSpace& space, const PermView& perm, const Srcs& srcs,
-                 const Dsts& dsts, std::int64_t rows = GatherTuning<ExecSpace>::chunk_rows) {
+                 const Dsts& dsts) {
   const std::int64_t n = perm.extent(0);
   if (n == 0) return;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto chain = copy_chain(srcs, dsts);
-  using Chain = decltype(chain);
-  if (rows > 0) {
-    const std::int64_t chunks = (n + rows - 1) / rows;
-    Kokkos::parallel_for(label, Range(space, 0, chunks * rows * Chain::links),
-                         GatherChunks<PermView, Chain>{perm, chain, n, rows});
-  } else {
-    Kokkos::parallel_for(label, Range(space, 0, n), GatherRows<PermView, Chain>{perm, chain});
-  }
+  Kokkos::parallel_for(label, Range(space, 0, n),
+                       GatherRows<PermView, decltype(chain)>{perm, chain});
 }
 
 // apply_permutation's copies of the old contents: one workspace slot per View it permutes.
