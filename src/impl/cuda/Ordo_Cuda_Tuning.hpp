@@ -186,8 +186,8 @@ struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int team_size = 256;
   // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
-  // keys take smaller tiles to stay within a CUDA team's 48 KiB. (Teams of 128 threads at 8 an SM
-  // and vt 11 at 5 an SM measured 10% and 20% slower on an H200.)
+  // keys take smaller tiles to stay within a CUDA team's 48 KiB. (Smaller teams and a smaller vt
+  // measured slower: perf_tests/README.md, tuning values.)
   static constexpr int vt = KeyBytes <= 4 ? 15 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
   static constexpr int lookback_window = 4;
   // Launch bounds for 4 teams an SM (unbounded, the tiles take registers for only 2).
@@ -199,8 +199,8 @@ struct ScanTuning<Kokkos::Cuda> {
   static constexpr int team_size = 256;
   static constexpr int vt = 15;  // odd: ScanTiles' reads of VT consecutive counts in scratch
   static constexpr int lookback_window = 4;
-  // Launch bounds for 4 teams an SM: join_size of 2^24 keys a side took 9% less time than
-  // unbounded (2 teams an SM) on an H200; vt 7 took 10% more.
+  // Launch bounds for 4 teams an SM (unbounded, 2 teams an SM; a smaller vt measured slower:
+  // perf_tests/README.md, tuning values).
   static constexpr int min_teams = 4;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#ifndef ORDO_IMPL_COMPACTELEMENTS_HPP
-#define ORDO_IMPL_COMPACTELEMENTS_HPP
+#ifndef ORDO_IMPL_TILECOMPACT_HPP
+#define ORDO_IMPL_TILECOMPACT_HPP
 
 // Team level of compaction (launched by device/Ordo_CopyIfImpl.hpp): which elements copy_if and
 // copy_flagged keep (selections) and what they write for a kept one (emitters; retrieve_all's are

@@ -92,9 +92,7 @@ class ElementType {
 // lies. Each run leaves from a multiple of exchange_alignment elements of the sender's sorted keys
 // (up to exchange_alignment - 1 elements of the run before it go along, its head) and lands on
 // such a multiple of the receive buffer: both ends of every copy are aligned. NCCL's copies from
-// and to unaligned addresses are slow: on four H200s, 2^28 keys moved at 124 GB/s a rank before
-// (NCCL's own all-to-all of aligned buffers: 282), 244 with aligned runs and blocking
-// communicators (the latter worth about 0.2 of the 0.9 ms gained).
+// and to unaligned addresses are slow (perf_tests/README.md, the distributed sort).
 inline constexpr std::size_t exchange_alignment = 16;
 
 struct ExchangePlan {

@@ -59,9 +59,9 @@ inline std::string message(ncclResult_t code, ncclComm_t comm) {
 }
 
 // A communicator of rank `rank` of `ranks` on space's device (the calling thread's current device
-// is restored); *comm is null if NCCL made none. Blocking: on four H200s a non-blocking
-// communicator's all-to-all of 2^28 keys took 0.90 ms against 0.71 for a blocking one's (its calls
-// are posted from NCCL's own thread).
+// is restored); *comm is null if NCCL made none. Blocking: a non-blocking communicator posts its
+// calls from NCCL's own thread, which measured slower (perf_tests/README.md, the distributed
+// sort).
 inline ncclResult_t init(const Kokkos::Cuda& space, ncclComm_t* comm, int ranks,
                          const ncclUniqueId& id, int rank) {
   int previous = 0;
