@@ -29,7 +29,7 @@ namespace Ordo {
 /// A list of Views for gather: Ordo::views(x, v, mass).
 template <class... Views>
 struct ViewList {
-  std::tuple<Views...> views;
+  std::tuple<Views...> views;  ///< the Views, in the order given
 };
 
 /// The list of the Views given, in that order (each copied: a View is a handle).
