@@ -164,9 +164,10 @@ std::int64_t full_outer_join(const AKeys& a_keys, const BKeys& b_keys, const AOu
 }
 
 /// An upper bound of the workspace bytes (in ExecSpace's memory) of a join of n_a and n_b keys
-/// into outputs of n_out pairs (the shorter output's extent; join_size: 0): 8 bytes per key of
-/// a (b too for the joins that keep b's unmatched keys) and a few bytes per tile. The call
-/// reserves this much before anything runs (Ordo::set_workspace_limit).
+/// into outputs of n_out pairs (the shorter output's extent; join_size: 0): 24 bytes per key of
+/// a and 16 per key of b (the bound of every join; only those that keep b's unmatched keys take
+/// b's) and a few bytes per tile. The call reserves this much before anything runs
+/// (Ordo::set_workspace_limit).
 template <class ExecSpace>
 std::size_t join_workspace_bytes(std::size_t n_a, std::size_t n_b, std::size_t n_out) {
   return Impl::reserved_bytes<ExecSpace>(
