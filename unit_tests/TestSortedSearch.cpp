@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordo::sorted_search (index and complete), sorted_equality_count, lower_bound / upper_bound and
-// sorted_search_team against std::lower_bound / std::upper_bound, and the seed's CPU references
-// and demonstrations.
+// sorted_search_team against std::lower_bound / std::upper_bound, against sequential references of
+// moderngpu's sorted search, and against moderngpu's published demonstrations.
 
-#include "Ordo_SeedSearchDemos.hpp"
+#include "Ordo_ModernGpuSearchDemos.hpp"
 #include "Ordo_TestGenerators.hpp"
 #include "Ordo_TestOracle.hpp"
 
@@ -50,9 +50,9 @@ Expected std_oracle(const std::vector<T>& a, const std::vector<T>& b, Bounds bou
   return e;
 }
 
-// Seed 000's CPU references, written for Ordo: CPUSortedSearch (one side, either bound),
-// CPUSortedSearch2 (both sides, lower bound of A into B) and CPUSortedSearch3 (with matches,
-// here separate flags instead of the high bit).
+// Sequential references after moderngpu's CPU sorted search, written for Ordo: CPUSortedSearch
+// (one side, either bound), CPUSortedSearch2 (both sides, lower bound of A into B) and
+// CPUSortedSearch3 (with matches, here separate flags instead of the high bit).
 template <class T, class Comp>
 std::vector<std::int64_t> cpu_sorted_search(const std::vector<T>& a, const std::vector<T>& b,
                                             Bounds bounds, const Comp& comp) {
@@ -303,20 +303,21 @@ TEST(SortedSearch, SeedCpuReferencesAgreeWithStd) {
   }
 }
 
-// The seed's first demonstration: lower bounds of 100 needles in a haystack of 200.
-TEST(SortedSearch, SeedDemonstration1) {
-  auto needles = to_device(SeedDemo::demo1_needles), haystack = to_device(SeedDemo::demo1_haystack);
+// moderngpu's first sorted-search demonstration: lower bounds of 100 needles in a haystack of 200.
+TEST(SortedSearch, ModernGpuDemonstration1) {
+  auto needles = to_device(ModernGpuDemo::demo1_needles),
+       haystack = to_device(ModernGpuDemo::demo1_haystack);
   for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
     auto index = poisoned<int>(needles.extent(0));
     Ordo::Impl::index_search(ExecSpace(), needles, haystack, index, Bounds::lower, Ordo::less<>(),
                              search_path(path));
-    EXPECT_EQ(SeedDemo::demo1_lower_bound, to_host(index));
+    EXPECT_EQ(ModernGpuDemo::demo1_lower_bound, to_host(index));
   }
 }
 
-// The seed's second demonstration: the complete lower-bound search with match flags.
-TEST(SortedSearch, SeedDemonstration2) {
-  auto a = to_device(SeedDemo::demo2_a), b = to_device(SeedDemo::demo2_b);
+// moderngpu's second sorted-search demonstration: the complete lower-bound search with match flags.
+TEST(SortedSearch, ModernGpuDemonstration2) {
+  auto a = to_device(ModernGpuDemo::demo2_a), b = to_device(ModernGpuDemo::demo2_b);
   for (Path path : {Path::dispatch, Path::tiled, Path::fused}) {
     auto a_index = poisoned<int>(a.extent(0)), b_index = poisoned<int>(b.extent(0));
     auto a_match = poisoned<std::uint8_t>(a.extent(0)),
@@ -325,14 +326,18 @@ TEST(SortedSearch, SeedDemonstration2) {
     Ordo::Impl::complete_search(ExecSpace(), a, b,
                                 Ordo::SearchOutputs{a_index, a_match, b_index, b_match},
                                 Bounds::lower, counts, Ordo::less<>(), search_path(path));
-    EXPECT_EQ(SeedDemo::demo2_a_lower_bound, to_host(a_index));
-    EXPECT_EQ(SeedDemo::demo2_b_upper_bound, to_host(b_index));
+    EXPECT_EQ(ModernGpuDemo::demo2_a_lower_bound, to_host(a_index));
+    EXPECT_EQ(ModernGpuDemo::demo2_b_upper_bound, to_host(b_index));
     const auto am = to_host(a_match), bm = to_host(b_match);
-    EXPECT_EQ(SeedDemo::demo2_a_match, std::vector<int>(am.begin(), am.end()));
-    EXPECT_EQ(SeedDemo::demo2_b_match, std::vector<int>(bm.begin(), bm.end()));
+    EXPECT_EQ(ModernGpuDemo::demo2_a_match, std::vector<int>(am.begin(), am.end()));
+    EXPECT_EQ(ModernGpuDemo::demo2_b_match, std::vector<int>(bm.begin(), bm.end()));
     const auto c = to_host(counts);
-    EXPECT_EQ(std::count(SeedDemo::demo2_a_match.begin(), SeedDemo::demo2_a_match.end(), 1), c[0]);
-    EXPECT_EQ(std::count(SeedDemo::demo2_b_match.begin(), SeedDemo::demo2_b_match.end(), 1), c[1]);
+    EXPECT_EQ(
+        std::count(ModernGpuDemo::demo2_a_match.begin(), ModernGpuDemo::demo2_a_match.end(), 1),
+        c[0]);
+    EXPECT_EQ(
+        std::count(ModernGpuDemo::demo2_b_match.begin(), ModernGpuDemo::demo2_b_match.end(), 1),
+        c[1]);
   }
 }
 

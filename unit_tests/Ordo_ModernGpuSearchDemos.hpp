@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Test vectors of seed 000's two demonstrations (moderngpu's demo output, printed in the seed):
-// the input arrays and the expected outputs, transcribed from the seed's text by a script.
+// Test vectors of moderngpu's two published sorted-search demonstrations (the output of its
+// sorted search demo: lower bounds of sorted needles, and the complete search with match flags):
+// the input arrays and the expected outputs, transcribed by a script.
 
-#ifndef ORDO_SEED_SEARCH_DEMOS_HPP
-#define ORDO_SEED_SEARCH_DEMOS_HPP
+#ifndef ORDO_MODERNGPU_SEARCH_DEMOS_HPP
+#define ORDO_MODERNGPU_SEARCH_DEMOS_HPP
 
 #include <vector>
 
-namespace OrdoTest::SeedDemo {
+namespace OrdoTest::ModernGpuDemo {
 
 // Demonstration 1: lower bound of sorted needles in a sorted haystack.
 inline const std::vector<int> demo1_haystack = {
@@ -39,7 +40,7 @@ inline const std::vector<int> demo1_lower_bound = {
     122, 126, 130, 134, 137, 137, 141, 141, 141, 146, 150, 153, 154, 157, 161, 167, 171,
     171, 175, 179, 179, 179, 181, 181, 181, 181, 182, 191, 196, 196, 200, 200};
 
-// Demonstration 2: the complete lower-bound search, with match flags (* in the seed's output).
+// Demonstration 2: the complete lower-bound search, with match flags (* in moderngpu's output).
 inline const std::vector<int> demo2_a = {
     0,   3,   5,   13,  14,  15,  16,  18,  18,  21,  24,  26,  26,  30,  31,  32,  38,
     38,  38,  40,  60,  72,  72,  74,  81,  83,  86,  88,  88,  89,  89,  99,  99,  101,
@@ -82,6 +83,6 @@ inline const std::vector<int> demo2_b_match = {
     0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1,
     1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1};
 
-}  // namespace OrdoTest::SeedDemo
+}  // namespace OrdoTest::ModernGpuDemo
 
 #endif
