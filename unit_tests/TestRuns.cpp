@@ -244,6 +244,37 @@ TEST(Runs, ReduceByKeyNonCommutativeOp) {
   }
 }
 
+// The device's run tiles on every backend (host backends take chunks of the elements): the same
+// runs and the same values, against the sequential fold.
+TEST(Runs, TilesOnEveryBackend) {
+  for (std::size_t n : {std::size_t(4097), std::size_t(70001)}) {
+    const auto keys = runs_of<std::uint32_t>(n, 5000, n + 3);
+    std::vector<Affine> values(n);
+    std::mt19937_64 rng(n + 1);
+    for (auto& f : values) f = {rng() | 1, rng()};
+    const auto r = runs(keys, Ordo::less<>{});
+    std::vector<std::uint32_t> ek;
+    std::vector<Affine> ev;
+    for (auto [first, len] : r) {
+      Affine acc = values[first];
+      for (std::size_t i = first + 1; i < first + len; ++i) acc = Compose{}(acc, values[i]);
+      ek.push_back(keys[first]);
+      ev.push_back(acc);
+    }
+    const auto dk = to_device(keys);
+    const auto dv = to_device(values);
+    auto ko = poisoned<std::uint32_t>(r.size());
+    auto vo = poisoned<Affine>(r.size());
+    auto count = poisoned<std::int64_t>(1);
+    Ordo::Impl::reduce_runs<Affine>(
+        "reduce_by_key", ExecSpace(), dk, Ordo::Impl::ValueOf<decltype(dv)>{dv},
+        Ordo::Impl::ReduceOp<Compose, Affine>{Compose{}}, Ordo::less<>{}, ko, vo, count, true);
+    EXPECT_EQ(std::int64_t(r.size()), to_host(count)[0]);
+    EXPECT_TRUE(bitwise_equal(ek, to_host(ko)));
+    EXPECT_TRUE(bitwise_equal(ev, to_host(vo)));
+  }
+}
+
 TEST(Runs, ReduceByKeyDoublesAreDeterministic) {
   for (std::size_t n : {std::size_t(70001), large_size()}) {
     for (std::size_t longest : {std::size_t(1), std::size_t(30), n}) {

@@ -105,6 +105,10 @@ struct RunsTuning {
     const std::size_t record = key_bytes + value_bytes;
     return record > 24 * 1024 ? 1 : int(24 * 1024 / record);
   }
+  // Host backends reduce the runs in chunks of host_chunk elements, a thread a chunk at a time
+  // (the chunks, not the threads, fix the order of the reduction: the same bits on any number of
+  // threads).
+  static constexpr std::int64_t host_chunk = std::int64_t(1) << 16;
 };
 
 // The joins' exclusive scan of counts on device backends: team_size threads a tile of

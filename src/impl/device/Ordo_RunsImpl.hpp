@@ -7,7 +7,9 @@
 //                           Ordo_CopyIfImpl.hpp: Ordo::copy_if::tiles, or count, scan and scatter
 //                           on host backends)
 //   reduce_by_key,          Ordo::<algo>::tiles  one pass, a team a tile (team/Ordo_TileRuns.hpp),
-//   run_length_encode       the tiles chained by the look-back's words and carried values
+//   run_length_encode       the tiles chained by the look-back's words and carried values; host
+//                           backends: chunks of elements a thread at a time, their open runs
+//                           carried in order between two passes (Ordo::<algo>::host::*)
 //   on CUDA, the vendor seam (cuda/Ordo_Cuda_Cub.hpp) where it is exact and measured faster:
 //   integer keys under Ordo::less or greater (CUB's == is their equality), integer values under
 //   Ordo::plus, minimum or maximum (exact in any order, so the same bits), contiguous Views,
@@ -71,17 +73,105 @@ struct One {
   KOKKOS_INLINE_FUNCTION V operator()(std::int64_t) const { return V(1); }
 };
 
+// ---- host backends: a chunk a thread --------------------------------------------------------
+
+// What a chunk of the elements holds: how many runs start in it, the reduction of its elements
+// before its first run head (all of them where none starts), and of its elements from its last
+// head on (the run it leaves open).
+template <class V>
+struct ChunkRuns {
+  std::int64_t heads;
+  V leading, trailing;
+};
+
+// Host backends: each chunk (RunsTuning's host_chunk elements) summarized in parallel, the runs
+// open at each chunk's start carried through the chunks in order, then each chunk writes the
+// runs it closes and starts, in parallel. The chunks, not the threads, fix the order of each
+// run's reduction.
+template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
+          class ValueOut, class TotalView>
+void host_reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
+                      const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
+                      const ValueOut& values_out, const TotalView& total) {
+  const std::int64_t n = keys.extent(0);
+  constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
+  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
+  const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
+  auto head = [=](std::int64_t i) { return i == 0 || !equivalent(comp, keys(i - 1), keys(i)); };
+  Kokkos::parallel_for("Ordo::" + algo + "::host::chunks", Range(space, 0, chunks),
+                       [=](std::int64_t c) {
+                         const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
+                         ChunkRuns<V> s{0, source(lo), source(lo)};
+                         for (std::int64_t i = lo; i < hi; ++i) {
+                           const V v = source(i);
+                           if (head(i)) {
+                             ++s.heads;
+                             s.trailing = v;
+                           } else {
+                             if (s.heads == 0 && i > lo) s.leading = op(s.leading, v);
+                             if (s.heads > 0) s.trailing = op(s.trailing, v);
+                           }
+                         }
+                         sums(c) = s;
+                       });
+  space.fence();
+  // In order: the runs before each chunk and the value of the run open at its start.
+  std::int64_t runs = 0;
+  ChunkRuns<V> before{};
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const ChunkRuns<V> s = sums(c);
+    if (c > 0) carried(c) = before.heads > 0 ? before.trailing : op(carried(c - 1), before.leading);
+    sums(c).heads = runs;  // from here on: the runs started before chunk c
+    runs += s.heads;
+    before = s;
+  }
+  Kokkos::parallel_for("Ordo::" + algo + "::host::runs", Range(space, 0, chunks),
+                       [=](std::int64_t c) {
+                         const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
+                         std::int64_t r = sums(c).heads - 1;  // the run open at the chunk's start
+                         V acc = c > 0 ? carried(c) : source(0);
+                         auto put = [&](std::int64_t run, const V& value) {
+                           if (run >= 0 && run < std::int64_t(values_out.extent(0)))
+                             values_out(run) = value;
+                         };
+                         for (std::int64_t i = lo; i < hi; ++i) {
+                           const V v = source(i);
+                           if (head(i)) {
+                             put(r, acc);
+                             ++r;
+                             if (r < std::int64_t(keys_out.extent(0))) keys_out(r) = keys(i);
+                             acc = v;
+                           } else {
+                             acc = op(acc, v);
+                           }
+                         }
+                         if (hi == n) put(r, acc);
+                       });
+  Kokkos::deep_copy(space, Kokkos::subview(total, 0),
+                    typename TotalView::non_const_value_type(runs));
+}
+
 // The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
-// their extents), the number of runs to total(0).
+// their extents), the number of runs to total(0). Host backends take the chunks
+// (host_reduce_runs) unless `use_tiles` asks for the device's tiles (the tests: on every backend).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
           class ValueOut, class TotalView>
 void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                  const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
-                 const ValueOut& values_out, const TotalView& total) {
+                 const ValueOut& values_out, const TotalView& total,
+                 bool use_tiles = !is_host_space_v<ExecSpace>) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) {
     Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
     return;
+  }
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (!use_tiles) {
+      host_reduce_runs<V>(algo, space, keys, source, op, comp, keys_out, values_out, total);
+      return;
+    }
   }
   using Tuning = RunsTuning<ExecSpace>;
   using Key = typename KeyView::non_const_value_type;
