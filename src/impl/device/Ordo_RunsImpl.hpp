@@ -100,20 +100,22 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
   const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
   const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
   auto head = [=](std::int64_t i) { return i == 0 || !equivalent(comp, keys(i - 1), keys(i)); };
+  // The keys alone, then the values of the chunk's first and last (partial) runs.
   Kokkos::parallel_for("Ordo::" + algo + "::host::chunks", Range(space, 0, chunks),
                        [=](std::int64_t c) {
                          const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-                         ChunkRuns<V> s{0, source(lo), source(lo)};
+                         std::int64_t heads = 0, first = hi, last = hi;
                          for (std::int64_t i = lo; i < hi; ++i) {
-                           const V v = source(i);
                            if (head(i)) {
-                             ++s.heads;
-                             s.trailing = v;
-                           } else {
-                             if (s.heads == 0 && i > lo) s.leading = op(s.leading, v);
-                             if (s.heads > 0) s.trailing = op(s.trailing, v);
+                             if (heads++ == 0) first = i;
+                             last = i;
                            }
                          }
+                         ChunkRuns<V> s{heads, source(lo), source(last < hi ? last : lo)};
+                         for (std::int64_t i = lo + 1; i < first; ++i)
+                           s.leading = op(s.leading, source(i));
+                         for (std::int64_t i = last + 1; i < hi; ++i)
+                           s.trailing = op(s.trailing, source(i));
                          sums(c) = s;
                        });
   space.fence();
