@@ -6,7 +6,6 @@
 // offsets, in one call) and gather (every array of a particle set reordered out of place, in one
 // launch), with views(...), the list of Views gather takes.
 
-#include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_BinningImpl.hpp>
@@ -15,10 +14,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>

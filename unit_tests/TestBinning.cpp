@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordo::bin_permutation against a sequential counting sort (stable: equal cells keep their input
-// order, so the permutation is unique), and Ordo::gather of every View type against a host loop.
+// order, so the permutation is unique), and Ordo::gather and apply_permutation of every View type
+// against host loops.
 
 #include "Ordo_TestOracle.hpp"
 
@@ -165,33 +166,57 @@ TEST(Binning, Errors) {
 
 // ---- gather ------------------------------------------------------------------------------------
 
+// Rows that say where they come from: x(i, c) = i + 0.25 c ([3] doubles), v(i, c) = i - 0.5 c (two
+// floats), id(i) = i.
+template <class Layout>
+struct Rows {
+  Kokkos::View<double* [3], Layout, MemorySpace> x;
+  Kokkos::View<float**, Layout, MemorySpace> v;
+  DeviceView<std::int32_t> id;
+  explicit Rows(std::size_t n) : x("x", n), v("v", n, 2), id("id", n) {
+    auto hx = Kokkos::create_mirror_view(x);
+    auto hv = Kokkos::create_mirror_view(v);
+    auto hid = Kokkos::create_mirror_view(id);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int c = 0; c < 3; ++c) hx(i, c) = double(i) + 0.25 * c;
+      for (int c = 0; c < 2; ++c) hv(i, c) = float(i) - 0.5f * c;
+      hid(i) = std::int32_t(i);
+    }
+    Kokkos::deep_copy(x, hx);
+    Kokkos::deep_copy(v, hv);
+    Kokkos::deep_copy(id, hid);
+  }
+};
+
+// Whether row i of host copies of x and v holds Rows' row j.
+template <class HX, class HV>
+::testing::AssertionResult rows_from(const HX& hx, const HV& hv, std::size_t i, std::size_t j) {
+  for (int c = 0; c < 3; ++c) {
+    if (hx(i, c) != double(j) + 0.25 * c) return ::testing::AssertionFailure() << "x column " << c;
+  }
+  for (int c = 0; c < 2; ++c) {
+    if (hv(i, c) != float(j) - 0.5f * c) return ::testing::AssertionFailure() << "v column " << c;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 template <class Layout>
 void check_gather(std::size_t n, std::size_t rows) {
   SCOPED_TRACE("n=" + std::to_string(n) + " source rows=" + std::to_string(rows));
   std::mt19937 rng(std::uint32_t(n + rows));
   std::vector<std::int64_t> perm(n);
   for (auto& p : perm) p = std::int64_t(rng() % std::max<std::size_t>(rows, 1));
-  Kokkos::View<double*[3], Layout, MemorySpace> x("x", rows), gx("gx", n);
-  Kokkos::View<float**, Layout, MemorySpace> v("v", rows, 2), gv("gv", n, 2);
-  DeviceView<std::int32_t> id("id", rows);
+  const Rows<Layout> src(rows);
+  const auto x = src.x;
+  Kokkos::View<double* [3], Layout, MemorySpace> gx("gx", n);
+  Kokkos::View<float**, Layout, MemorySpace> gv("gv", n, 2);
   // A strided destination: column 1 of a LayoutRight table.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> table("table", n, 3);
   auto gid = Kokkos::subview(table, Kokkos::ALL, 1);
-  auto hx = Kokkos::create_mirror_view(x);
-  auto hv = Kokkos::create_mirror_view(v);
-  auto hid = Kokkos::create_mirror_view(id);
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (int c = 0; c < 3; ++c) hx(i, c) = double(i) + 0.25 * c;
-    for (int c = 0; c < 2; ++c) hv(i, c) = float(i) - 0.5f * c;
-    hid(i) = std::int32_t(i);
-  }
-  Kokkos::deep_copy(x, hx);
-  Kokkos::deep_copy(v, hv);
-  Kokkos::deep_copy(id, hid);
   Kokkos::deep_copy(table, -7);
   // Sources as const Views: gather never writes them.
   Kokkos::View<const double* [3], Layout, MemorySpace> cx = x;
-  Ordo::gather(to_device(perm), Ordo::views(cx, v, id), Ordo::views(gx, gv, gid));
+  Ordo::gather(to_device(perm), Ordo::views(cx, src.v, src.id), Ordo::views(gx, gv, gid));
   auto hgx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gx);
   auto hgv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gv);
   auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), table);
@@ -200,8 +225,7 @@ void check_gather(std::size_t n, std::size_t rows) {
     ASSERT_EQ(std::int32_t(j), ht(i, 1)) << i;
     ASSERT_EQ(-7, ht(i, 0)) << i;
     ASSERT_EQ(-7, ht(i, 2)) << i;
-    for (int c = 0; c < 3; ++c) ASSERT_EQ(double(j) + 0.25 * c, hgx(i, c)) << i;
-    for (int c = 0; c < 2; ++c) ASSERT_EQ(float(j) - 0.5f * c, hgv(i, c)) << i;
+    ASSERT_TRUE(rows_from(hgx, hgv, i, j)) << i;
   }
   // The sources are unchanged.
   auto hx2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
@@ -257,6 +281,40 @@ TEST(Binning, GatherErrors) {
   const auto far = to_device(std::vector<std::int64_t>(10, 9));
   EXPECT_EQ(error_of([&] { Ordo::gather(ExecSpace(), far, Ordo::views(c), Ordo::views(d)); }),
             "Ordo::gather: perm holds positions outside [0, 9)");
+}
+
+// ---- apply_permutation of rank-2 Views ---------------------------------------------------------
+
+template <class Layout>
+void check_rank2_permutation(std::size_t n) {
+  std::vector<std::int64_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(n));
+  const Rows<Layout> rows(n);
+  Ordo::apply_permutation(to_device(perm), rows.x, rows.v, rows.id);
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.x);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.v);
+  auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.id);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto j = std::size_t(perm[i]);
+    ASSERT_EQ(std::int32_t(j), hid(i));
+    ASSERT_TRUE(rows_from(hx, hv, i, j)) << i;
+  }
+}
+
+TEST(Binning, ApplyPermutationRank2) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(70001)}) {
+    check_rank2_permutation<Kokkos::LayoutLeft>(n);
+    check_rank2_permutation<Kokkos::LayoutRight>(n);
+  }
+  Kokkos::View<double* [3], MemorySpace> x("x", 10);
+  auto col = Kokkos::subview(x, Kokkos::ALL, 0);
+  EXPECT_EQ(error_of([&] {
+              Ordo::apply_permutation(ExecSpace(), to_device(std::vector<std::int64_t>(10)), x,
+                                      col);
+            }),
+            "Ordo::apply_permutation: one of the permuted Views aliases another (an output may not "
+            "overlap another View)");
 }
 
 }  // namespace

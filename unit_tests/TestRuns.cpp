@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordo::unique, unique_by_key, run_length_encode, reduce_by_key and bin_offsets against
-// std::unique and sequential loops; apply_permutation of rank-2 Views.
+// std::unique and sequential loops.
 
 #include "Ordo_TestGenerators.hpp"
 #include "Ordo_TestOracle.hpp"
@@ -471,54 +471,6 @@ TEST(Runs, BinOffsetsErrors) {
               Ordo::bin_offsets(ExecSpace(), to_device(std::vector<std::int32_t>{0}), none);
             }),
             "Ordo::bin_offsets: offsets has 0 elements, needs 1");
-}
-
-// ---- apply_permutation of rank-2 Views ---------------------------------------------------------
-
-template <class Layout>
-void check_rank2_permutation(std::size_t n) {
-  std::vector<std::int64_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), std::mt19937(n));
-  Kokkos::View<double* [3], Layout, MemorySpace> x("x", n);
-  Kokkos::View<float**, Layout, MemorySpace> v("v", n, 2);
-  DeviceView<std::int32_t> id("id", n);
-  auto hx = Kokkos::create_mirror_view(x);
-  auto hv = Kokkos::create_mirror_view(v);
-  auto hid = Kokkos::create_mirror_view(id);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (int c = 0; c < 3; ++c) hx(i, c) = double(i) + 0.25 * c;
-    for (int c = 0; c < 2; ++c) hv(i, c) = float(i) - 0.5f * c;
-    hid(i) = std::int32_t(i);
-  }
-  Kokkos::deep_copy(x, hx);
-  Kokkos::deep_copy(v, hv);
-  Kokkos::deep_copy(id, hid);
-  Ordo::apply_permutation(to_device(perm), x, v, id);
-  Kokkos::deep_copy(hx, x);
-  Kokkos::deep_copy(hv, v);
-  Kokkos::deep_copy(hid, id);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto j = std::size_t(perm[i]);
-    ASSERT_EQ(std::int32_t(j), hid(i));
-    for (int c = 0; c < 3; ++c) ASSERT_EQ(double(j) + 0.25 * c, hx(i, c)) << i;
-    for (int c = 0; c < 2; ++c) ASSERT_EQ(float(j) - 0.5f * c, hv(i, c)) << i;
-  }
-}
-
-TEST(Runs, ApplyPermutationRank2) {
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(70001)}) {
-    check_rank2_permutation<Kokkos::LayoutLeft>(n);
-    check_rank2_permutation<Kokkos::LayoutRight>(n);
-  }
-  Kokkos::View<double* [3], MemorySpace> x("x", 10);
-  auto col = Kokkos::subview(x, Kokkos::ALL, 0);
-  EXPECT_EQ(error_of([&] {
-              Ordo::apply_permutation(ExecSpace(), to_device(std::vector<std::int64_t>(10)), x,
-                                      col);
-            }),
-            "Ordo::apply_permutation: one of the permuted Views aliases another (an output may not "
-            "overlap another View)");
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ struct CopyLink {
   Src src;
   Dst dst;
   Next next;
-  KOKKOS_INLINE_FUNCTION void copy(std::int64_t i, std::int64_t j) const {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
     if (std::uint64_t(j) < std::uint64_t(src.extent(0))) {
       if constexpr (Dst::rank() == 2) {
         const std::int64_t m = dst.extent(1);
@@ -114,9 +114,6 @@ struct CopyLink {
         dst(i) = src(j);
       }
     }
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
-    copy(i, j);
     next(i, j);
   }
 };
