@@ -2,7 +2,8 @@
 #ifndef ORDO_SORT_HPP
 #define ORDO_SORT_HPP
 
-// sort, sort_by_key, stable_sort_by_key, sort_permutation, apply_permutation, and the team-level
+// sort, sort_by_key, stable_sort_by_key, sort_permutation (by one key, or by several: keys(...)),
+// apply_permutation, and the team-level
 // sorts for users' kernels (HotSort's slab network, with merge-path merges for long runs).
 
 #include <Ordo_Comparators.hpp>
@@ -10,12 +11,14 @@
 #include <impl/device/Ordo_PermutationImpl.hpp>
 #include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
+#include <impl/device/Ordo_SortMultiKeyImpl.hpp>
 #include <impl/team/Ordo_TileSort.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 
 namespace Ordo {
@@ -210,6 +213,157 @@ template <class ExecSpace, class Key, class Value = void, class Comp = less<>>
 std::size_t sort_workspace_bytes(std::size_t n, bool stable = false) {
   return Impl::reserved_bytes<ExecSpace>(
       Impl::sort_bound<ExecSpace, Key, Value, Comp>(std::int64_t(n), stable));
+}
+
+// ---- sorts by several keys -------------------------------------------------------------------
+
+/// A list of key Views for the sorts by several keys: Ordo::keys(row, col).
+template <class... Views>
+struct KeyList {
+  std::tuple<Views...> views;  ///< the key Views, the first the most significant
+};
+
+/// The list of the key Views given, most significant first (each copied: a View is a handle).
+template <class... Views>
+KeyList<Views...> keys(const Views&... v) {
+  static_assert(sizeof...(Views) > 0, "Ordo::keys: no key View");
+  static_assert((Kokkos::is_view_v<Views> && ...), "Ordo::keys takes Kokkos::Views");
+  return KeyList<Views...>{std::tuple<Views...>(v...)};
+}
+
+/// Sorts by several keys: the key Views (rank 1, one length, 4- or 8-byte integers or
+/// floating-point numbers, any mix) are reordered together so that (k0(i), k1(i), ...) ascends
+/// lexicographically under comp (Ordo::less<> or Ordo::greater<>, applied to every key):
+/// Ordo::sort(space, Ordo::keys(row, col)) sorts the pairs by row, then column. Where the keys'
+/// ranges fit 64 bits together (two 32-bit indices always do), the sort runs once on one packed
+/// word that holds only the bits that vary; otherwise it runs once per key (perf_tests/README.md).
+/// Synchronization: asynchronous on `space` (no fence) except for one read-back of the keys'
+/// ranges.
+template <class ExecSpace, class... Keys, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void sort(const ExecSpace& space, const KeyList<Keys...>& keys, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sort";
+  const Impl::Region region(fn);
+  (void)comp;
+  std::apply([&](const auto&... k) { Impl::check_key_list<ExecSpace, Comp, true>(fn, k...); },
+             keys.views);
+  const std::int64_t n = std::get<0>(keys.views).extent(0);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::multi_key_sort_bound<ExecSpace, void, false,
+                                      typename Keys::non_const_value_type...>(n);
+  });
+  std::apply(
+      [&](const auto&... k) {
+        Impl::multi_key_sort<Comp>(space, Impl::NoEnd{}, Impl::SortOptions{}, k...);
+      },
+      keys.views);
+}
+
+/// Sorts by several keys (as above) and moves each value with its keys, stably: equal keys keep
+/// their input order (so the same input gives the same output on every run and backend).
+/// values: rank 1, one per key, trivially copyable. Synchronization: as above.
+template <class ExecSpace, class... Keys, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void sort_by_key(const ExecSpace& space, const KeyList<Keys...>& keys, const ValueView& values,
+                 const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sort_by_key";
+  const Impl::Region region(fn);
+  (void)comp;
+  const auto& first = std::get<0>(keys.views);
+  std::apply([&](const auto&... k) { Impl::check_key_list<ExecSpace, Comp, true>(fn, k...); },
+             keys.views);
+  Impl::check_sort_values<ExecSpace>(fn, first, values);
+  std::apply(
+      [&](const auto&... k) { (Impl::check_no_alias(fn, "values", values, "keys", k), ...); },
+      keys.views);
+  using Value = typename ValueView::non_const_value_type;
+  const std::int64_t n = first.extent(0);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::multi_key_sort_bound<ExecSpace, Value, false,
+                                      typename Keys::non_const_value_type...>(n);
+  });
+  std::apply(
+      [&](const auto&... k) {
+        Impl::multi_key_sort<Comp>(space, Impl::PlainEnd<ValueView>{values}, Impl::SortOptions{},
+                                   k...);
+      },
+      keys.views);
+}
+
+/// The same as sort_by_key (a sort by several keys with values is always stable).
+template <class ExecSpace, class... Keys, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void stable_sort_by_key(const ExecSpace& space, const KeyList<Keys...>& keys,
+                        const ValueView& values, const Comp& comp = Comp{}) {
+  sort_by_key(space, keys, values, comp);
+}
+
+/// perm[i] = the input position of the i-th element in the stable lexicographic order of the
+/// keys (as sort above); the keys are left as they are (they may be const).
+/// Synchronization: as above.
+template <class ExecSpace, class... Keys, class PermView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void sort_permutation(const ExecSpace& space, const KeyList<Keys...>& keys, const PermView& perm,
+                      const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::sort_permutation";
+  const Impl::Region region(fn);
+  (void)comp;
+  const auto& first = std::get<0>(keys.views);
+  std::apply([&](const auto&... k) { Impl::check_key_list<ExecSpace, Comp, false>(fn, k...); },
+             keys.views);
+  const std::size_t n = first.extent(0);
+  Impl::check_all_reachable<ExecSpace>(fn, "perm", perm);
+  Impl::check_index_output<ExecSpace>(fn, "perm", perm, n, n ? n - 1 : 0);
+  std::apply([&](const auto&... k) { (Impl::check_no_alias(fn, "perm", perm, "keys", k), ...); },
+             keys.views);
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::multi_key_sort_bound<ExecSpace, void, true,
+                                      typename Keys::non_const_value_type...>(std::int64_t(n));
+  });
+  const auto perm_n = Kokkos::subview(perm, Kokkos::make_pair(std::size_t(0), n));
+  std::apply(
+      [&](const auto&... k) {
+        Impl::multi_key_permutation<Comp>(space, perm_n, Impl::SortOptions{}, k...);
+      },
+      keys.views);
+}
+
+/// The sorts by several keys on the first key's execution space; each fences it.
+template <class... Keys, class Comp = less<>>
+void sort(const KeyList<Keys...>& keys, const Comp& comp = Comp{}) {
+  using ExecSpace = typename std::tuple_element_t<0, std::tuple<Keys...>>::execution_space;
+  const ExecSpace space;
+  sort(space, keys, comp);
+  space.fence("Ordo::sort: fence");
+}
+
+/// See above.
+template <class... Keys, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<ValueView>, int> = 0>
+void sort_by_key(const KeyList<Keys...>& keys, const ValueView& values, const Comp& comp = Comp{}) {
+  using ExecSpace = typename std::tuple_element_t<0, std::tuple<Keys...>>::execution_space;
+  const ExecSpace space;
+  sort_by_key(space, keys, values, comp);
+  space.fence("Ordo::sort_by_key: fence");
+}
+
+/// See above.
+template <class... Keys, class ValueView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<ValueView>, int> = 0>
+void stable_sort_by_key(const KeyList<Keys...>& keys, const ValueView& values,
+                        const Comp& comp = Comp{}) {
+  sort_by_key(keys, values, comp);
+}
+
+/// See above.
+template <class... Keys, class PermView, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<PermView>, int> = 0>
+void sort_permutation(const KeyList<Keys...>& keys, const PermView& perm,
+                      const Comp& comp = Comp{}) {
+  using ExecSpace = typename PermView::execution_space;
+  const ExecSpace space;
+  sort_permutation(space, keys, perm, comp);
+  space.fence("Ordo::sort_permutation: fence");
 }
 
 // ---- team level ----------------------------------------------------------------------------

@@ -122,9 +122,11 @@ enum class WorkspaceSlot : int {
   vendor_temp = 29,  // CUB's temporary storage
   runs_words = 30,   // reduce_by_key's look-back words and carries (Ordo_RunsImpl.hpp)
   runs_carries = 31,
-  bin_keys = 32,       // bin_permutation's sorted ids (Ordo_BinningImpl.hpp)
-  bin_positions = 33,  // its sort's input positions
-  bin_counts = 34      // its host counting sort's counts
+  bin_keys = 32,        // bin_permutation's sorted ids (Ordo_BinningImpl.hpp)
+  bin_positions = 33,   // its sort's input positions
+  bin_counts = 34,      // its host counting sort's counts
+  multikey_order = 35,  // the sorts by several keys' order and gathered bits
+  multikey_bits = 36    // (Ordo_SortMultiKeyImpl.hpp)
 };
 
 // What tells instances apart: the address of the instance's internal state, which every Kokkos
