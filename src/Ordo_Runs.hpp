@@ -3,7 +3,8 @@
 #define ORDO_RUNS_HPP
 
 // Runs of equal keys, the shape of sorted data: unique, unique_by_key, run_length_encode,
-// reduce_by_key, and bin_offsets (the CRS row map of sorted bin ids, a particle code's cell list).
+// reduce_by_key, inclusive_scan_by_key, exclusive_scan_by_key, and bin_offsets (the CRS row map of
+// sorted bin ids, a particle code's cell list).
 //
 // A run is a maximal stretch of consecutive elements equal under comp (neither orders before the
 // other); the input need not be sorted (as std::unique), though sorting first makes each run hold
@@ -19,6 +20,7 @@
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_ScanByKeyImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -236,6 +238,70 @@ template <class InView, class UniqueOut, class CountsOut, class Comp = less<>,
 std::int64_t run_length_encode(const InView& in, const UniqueOut& unique_out,
                                const CountsOut& counts_out, const Comp& comp = Comp{}) {
   return run_length_encode(typename UniqueOut::execution_space(), in, unique_out, counts_out, comp);
+}
+
+// ---- scans by key ---------------------------------------------------------------------------
+
+/// Inclusive scan by key (Thrust's inclusive_scan_by_key): out(i) = op over values(j) for j from
+/// the first element of the run of equal keys (under comp) that holds i, through i, left to right.
+/// op: any associative binary function object or Kokkos reducer (need not commute); the order of
+/// every reduction is fixed by the input's length and the backend, so a floating-point scan
+/// gives the same bits on every run. values, out: one per key; out may be values itself (in
+/// place), no other overlap. Synchronization: asynchronous on `space` (no fence).
+template <class ExecSpace, class KeyView, class ValueView, class OutView, class Op = plus<>,
+          class Comp = less<>, std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void inclusive_scan_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                           const OutView& out, const Op& op = Op{}, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::inclusive_scan_by_key";
+  const Impl::Region region(fn);
+  Impl::check_scan_by_key<ExecSpace>(fn, keys, values, out);
+  using V = typename ValueView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, V>(std::int64_t(keys.extent(0)));
+  });
+  Impl::scan_by_key_dispatch("inclusive_scan_by_key", space, keys, values, out, V(), false, op,
+                             comp);
+}
+
+/// The same on out's execution space; fences it.
+template <class KeyView, class ValueView, class OutView, class Op = plus<>, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+void inclusive_scan_by_key(const KeyView& keys, const ValueView& values, const OutView& out,
+                           const Op& op = Op{}, const Comp& comp = Comp{}) {
+  const typename OutView::execution_space space;
+  inclusive_scan_by_key(space, keys, values, out, op, comp);
+  space.fence("Ordo::inclusive_scan_by_key: fence");
+}
+
+/// Exclusive scan by key (Thrust's exclusive_scan_by_key): out(i) = init at the first element of
+/// each run of equal keys, else op(out(i - 1), values(i - 1)): init, then op over the run's values
+/// before i, left to right. Otherwise as inclusive_scan_by_key. Synchronization: asynchronous on
+/// `space` (no fence).
+template <class ExecSpace, class KeyView, class ValueView, class OutView, class Op = plus<>,
+          class Comp = less<>, std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void exclusive_scan_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                           const OutView& out, const typename ValueView::non_const_value_type& init,
+                           const Op& op = Op{}, const Comp& comp = Comp{}) {
+  constexpr const char* fn = "Ordo::exclusive_scan_by_key";
+  const Impl::Region region(fn);
+  Impl::check_scan_by_key<ExecSpace>(fn, keys, values, out);
+  using V = typename ValueView::non_const_value_type;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    return Impl::compaction_bound<ExecSpace, V>(std::int64_t(keys.extent(0)));
+  });
+  Impl::scan_by_key_dispatch("exclusive_scan_by_key", space, keys, values, out, init, true, op,
+                             comp);
+}
+
+/// The same on out's execution space; fences it.
+template <class KeyView, class ValueView, class OutView, class Op = plus<>, class Comp = less<>,
+          std::enable_if_t<Kokkos::is_view_v<KeyView>, int> = 0>
+void exclusive_scan_by_key(const KeyView& keys, const ValueView& values, const OutView& out,
+                           const typename ValueView::non_const_value_type& init,
+                           const Op& op = Op{}, const Comp& comp = Comp{}) {
+  const typename OutView::execution_space space;
+  exclusive_scan_by_key(space, keys, values, out, init, op, comp);
+  space.fence("Ordo::exclusive_scan_by_key: fence");
 }
 
 // ---- bin_offsets -----------------------------------------------------------------------------

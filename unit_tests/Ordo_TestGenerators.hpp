@@ -3,7 +3,10 @@
 #define ORDO_TEST_GENERATORS_HPP
 
 // Shared test inputs (CONTRIBUTING.md, tests): sizes around block boundaries and the distributions
-// every primitive is tested on. Deterministic for a given seed.
+// every primitive is tested on, keys in runs and a non-commutative op for the runs' tests.
+// Deterministic for a given seed.
+
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -149,6 +152,31 @@ std::vector<T> sorted_input(Dist dist, std::size_t n, std::uint64_t seed, const 
   std::sort(v.begin(), v.end(), comp);
   return v;
 }
+
+// Keys in runs of random lengths in [1, longest] (ascending, so also sorted).
+template <class T>
+std::vector<T> runs_of(std::size_t n, std::size_t longest, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  std::int64_t key = 0;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t len = 1 + rng() % longest;
+    for (std::size_t j = 0; j < len && i < n; ++j) v[i++] = from_rank<T>(key);
+    ++key;
+  }
+  return v;
+}
+
+// An affine map x -> a x + b of 64-bit integers; composition is associative, not commutative.
+struct Affine {
+  std::uint64_t a, b;
+};
+// op(f, g): f first, then g.
+struct Compose {
+  KOKKOS_INLINE_FUNCTION Affine operator()(const Affine& f, const Affine& g) const {
+    return {g.a * f.a, g.a * f.b + g.b};
+  }
+};
 
 }  // namespace OrdoTest
 

@@ -35,20 +35,6 @@ std::vector<std::size_t> runs_sizes() {
                     large_size());
 }
 
-// Keys in runs of random lengths in [1, longest] (ascending, so also sorted).
-template <class T>
-std::vector<T> runs_of(std::size_t n, std::size_t longest, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> v(n);
-  std::int64_t key = 0;
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t len = 1 + rng() % longest;
-    for (std::size_t j = 0; j < len && i < n; ++j) v[i++] = from_rank<T>(key);
-    ++key;
-  }
-  return v;
-}
-
 // The oracle: the runs of v under comp, as (first index, length).
 template <class T, class Comp>
 std::vector<std::pair<std::size_t, std::size_t>> runs(const std::vector<T>& v, const Comp& comp) {
@@ -219,17 +205,6 @@ TEST(Runs, ReduceByKeyIntegerOps) {
     }
   }
 }
-
-// An affine map x -> a x + b of 64-bit integers; composition is associative, not commutative.
-struct Affine {
-  std::uint64_t a, b;
-};
-// op(f, g): f first, then g.
-struct Compose {
-  KOKKOS_INLINE_FUNCTION Affine operator()(const Affine& f, const Affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
 
 TEST(Runs, ReduceByKeyNonCommutativeOp) {
   for (std::size_t n : {std::size_t(2), std::size_t(4097), std::size_t(70001), large_size()}) {

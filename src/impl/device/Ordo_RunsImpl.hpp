@@ -84,10 +84,52 @@ struct ChunkRuns {
   V leading, trailing;
 };
 
-// Host backends: each chunk (RunsTuning's host_chunk elements) summarized in parallel, the runs
-// open at each chunk's start carried through the chunks in order, then each chunk writes the
-// runs it closes and starts, in parallel. The chunks, not the threads, fix the order of each
-// run's reduction.
+// Host backends, the first two passes of the runs in chunks (RunsTuning's host_chunk elements):
+// each chunk summarized in parallel (sums(c)), then in order the value of the run open at each
+// chunk's start (carried(c), c > 0) and the runs that start before it (sums(c).heads, replaced).
+// Returns the number of runs. The chunks, not the threads, fix the order of each run's reduction.
+template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class Sums,
+          class Carried>
+std::int64_t host_chunk_carries(const std::string& algo, const ExecSpace& space,
+                                const KeyView& keys, const Source& source, const Op& op,
+                                const Comp& comp, const Sums& sums, const Carried& carried) {
+  const std::int64_t n = keys.extent(0);
+  constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
+  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  const SelectRunHead<KeyView, Comp> head{keys, comp};
+  // The keys alone, then the values of the chunk's first and last (partial) runs.
+  Kokkos::parallel_for(
+      "Ordo::" + algo + "::host::chunks",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+      [=](std::int64_t c) {
+        const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
+        std::int64_t heads = 0, first = hi, last = hi;
+        for (std::int64_t i = lo; i < hi; ++i) {
+          if (head(i)) {
+            if (heads++ == 0) first = i;
+            last = i;
+          }
+        }
+        ChunkRuns<V> s{heads, source(lo), source(last < hi ? last : lo)};
+        for (std::int64_t i = lo + 1; i < first; ++i) s.leading = op(s.leading, source(i));
+        for (std::int64_t i = last + 1; i < hi; ++i) s.trailing = op(s.trailing, source(i));
+        sums(c) = s;
+      });
+  space.fence();
+  std::int64_t runs = 0;
+  ChunkRuns<V> before{};
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const ChunkRuns<V> s = sums(c);
+    if (c > 0) carried(c) = before.heads > 0 ? before.trailing : op(carried(c - 1), before.leading);
+    sums(c).heads = runs;
+    runs += s.heads;
+    before = s;
+  }
+  return runs;
+}
+
+// Host backends' runs: the chunks' carries (host_chunk_carries), then each chunk writes the runs
+// it closes and starts, in parallel.
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
           class ValueOut, class TotalView>
 void host_reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
@@ -96,61 +138,34 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
   const std::int64_t n = keys.extent(0);
   constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
   const std::int64_t chunks = (n + chunk - 1) / chunk;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
   const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
-  auto head = [=](std::int64_t i) { return i == 0 || !equivalent(comp, keys(i - 1), keys(i)); };
-  // The keys alone, then the values of the chunk's first and last (partial) runs.
-  Kokkos::parallel_for("Ordo::" + algo + "::host::chunks", Range(space, 0, chunks),
-                       [=](std::int64_t c) {
-                         const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-                         std::int64_t heads = 0, first = hi, last = hi;
-                         for (std::int64_t i = lo; i < hi; ++i) {
-                           if (head(i)) {
-                             if (heads++ == 0) first = i;
-                             last = i;
-                           }
-                         }
-                         ChunkRuns<V> s{heads, source(lo), source(last < hi ? last : lo)};
-                         for (std::int64_t i = lo + 1; i < first; ++i)
-                           s.leading = op(s.leading, source(i));
-                         for (std::int64_t i = last + 1; i < hi; ++i)
-                           s.trailing = op(s.trailing, source(i));
-                         sums(c) = s;
-                       });
-  space.fence();
-  // In order: the runs before each chunk and the value of the run open at its start.
-  std::int64_t runs = 0;
-  ChunkRuns<V> before{};
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const ChunkRuns<V> s = sums(c);
-    if (c > 0) carried(c) = before.heads > 0 ? before.trailing : op(carried(c - 1), before.leading);
-    sums(c).heads = runs;  // from here on: the runs started before chunk c
-    runs += s.heads;
-    before = s;
-  }
-  Kokkos::parallel_for("Ordo::" + algo + "::host::runs", Range(space, 0, chunks),
-                       [=](std::int64_t c) {
-                         const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-                         std::int64_t r = sums(c).heads - 1;  // the run open at the chunk's start
-                         V acc = c > 0 ? carried(c) : source(0);
-                         auto put = [&](std::int64_t run, const V& value) {
-                           if (run >= 0 && run < std::int64_t(values_out.extent(0)))
-                             values_out(run) = value;
-                         };
-                         for (std::int64_t i = lo; i < hi; ++i) {
-                           const V v = source(i);
-                           if (head(i)) {
-                             put(r, acc);
-                             ++r;
-                             if (r < std::int64_t(keys_out.extent(0))) keys_out(r) = keys(i);
-                             acc = v;
-                           } else {
-                             acc = op(acc, v);
-                           }
-                         }
-                         if (hi == n) put(r, acc);
-                       });
+  const std::int64_t runs =
+      host_chunk_carries<V>(algo, space, keys, source, op, comp, sums, carried);
+  const SelectRunHead<KeyView, Comp> head{keys, comp};
+  Kokkos::parallel_for(
+      "Ordo::" + algo + "::host::runs",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+      [=](std::int64_t c) {
+        const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
+        std::int64_t r = sums(c).heads - 1;  // the run open at the chunk's start
+        V acc = c > 0 ? carried(c) : source(0);
+        auto put = [&](std::int64_t run, const V& value) {
+          if (run >= 0 && run < std::int64_t(values_out.extent(0))) values_out(run) = value;
+        };
+        for (std::int64_t i = lo; i < hi; ++i) {
+          const V v = source(i);
+          if (head(i)) {
+            put(r, acc);
+            ++r;
+            if (r < std::int64_t(keys_out.extent(0))) keys_out(r) = keys(i);
+            acc = v;
+          } else {
+            acc = op(acc, v);
+          }
+        }
+        if (hi == n) put(r, acc);
+      });
   Kokkos::deep_copy(space, Kokkos::subview(total, 0),
                     typename TotalView::non_const_value_type(runs));
 }

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -308,9 +309,15 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
       return;
     }
   }
-  const RecordOrder<Less, Stable> order{less};
-  device_sort<ExecSpace, K, V>(space, n, source, sink, order,
-                               Codec::encoded && options.path == SortPath::automatic, options);
+  if constexpr (Stable && !std::is_integral_v<V>) {
+    // The stable slab sort orders ties by the values, which must be input positions: callers
+    // send other values stably only where the radix, vendor or host sort takes them.
+    throw std::logic_error("Ordo::sort: a stable slab sort of values that are not positions");
+  } else {
+    const RecordOrder<Less, Stable> order{less};
+    device_sort<ExecSpace, K, V>(space, n, source, sink, order,
+                                 Codec::encoded && options.path == SortPath::automatic, options);
+  }
 }
 
 // ---- entry points ----------------------------------------------------------------------------

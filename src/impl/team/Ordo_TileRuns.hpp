@@ -11,6 +11,8 @@
 //                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
 //                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix),
 //                  the runs' keys and values staged back in scratch for coalesced stores
+//   ScanByKeyTiles inclusive_scan_by_key and exclusive_scan_by_key in one pass, as RunTiles to
+//                  the tile's prefix, then each element's scan staged back for coalesced stores
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
@@ -92,6 +94,88 @@ KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& 
   return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)};
 }
 
+// This thread's VT consecutive elements of the tile, from `first` on, in registers: keys, values
+// and heads (key_tile(i + 1): element i's key, key_tile(0) the key before the tile; value_tile(i):
+// its value), and their partial. Elements past count are no heads.
+template <int VT, class KeyTile, class ValueTile, class Comp, class Op, class Key, class V>
+KOKKOS_INLINE_FUNCTION RunPartial<V> thread_elements(int first, int count, int first_of_input,
+                                                     const KeyTile& key_tile,
+                                                     const ValueTile& value_tile, const Comp& comp,
+                                                     const Op& op, Key (&k)[VT], V (&v)[VT],
+                                                     bool (&head)[VT]) {
+  RunPartial<V> mine{0, V()};
+  ORDO_UNROLL
+  for (int j = 0; j < VT; ++j) {
+    const int i = first + j;
+    head[j] = false;
+    if (i < count) {
+      k[j] = key_tile(i + 1);
+      v[j] = value_tile(i);
+      head[j] = i == first_of_input || !equivalent(comp, key_tile(i), k[j]);
+      mine.heads += head[j] ? 1 : 0;
+      mine.value = head[j] || j == 0 ? v[j] : op(mine.value, v[j]);
+    }
+  }
+  return mine;
+}
+
+// What a thread learns from its team's segmented scan (scan_run_partials): the run heads before
+// its first element in the tile and in the whole tile, the heads before the tile (the tile's
+// prefix), and the value of the run open at its first element (unset at element 0).
+template <class V>
+struct RunScan {
+  int before_heads, tile_heads;
+  std::int64_t prefix;
+  V running;
+};
+
+// The team's inclusive segmented scan of its threads' partials (Hillis and Steele: a fixed order,
+// so floating-point reductions give the same bits on every run), then the tile's prefix from the
+// look-back (TileLookback::carry_prefix). last_thread: the last thread that holds an element (the
+// partials of threads after it are never read). scan_heads and scan_values: Team + 1 slots of
+// scratch, prefix_slot one.
+template <int Team, int Window, class Member, class V, class Op, class Heads, class Values,
+          class Prefix, class Words, class Carries>
+KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
+                                                    int last_thread, RunPartial<V> mine,
+                                                    const Heads& scan_heads,
+                                                    const Values& scan_values,
+                                                    const Prefix& prefix_slot, const Words& words,
+                                                    const Carries& carries, const Op& op) {
+  const int r = member.team_rank();
+  scan_heads(r) = mine.heads;
+  scan_values(r) = mine.value;
+  for (int d = 1; d < Team; d *= 2) {
+    member.team_barrier();
+    const RunPartial<V> sum =
+        r >= d ? combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
+    member.team_barrier();
+    mine = sum;
+    scan_heads(r) = mine.heads;
+    scan_values(r) = mine.value;
+  }
+  member.team_barrier();
+  const int before_heads = r == 0 ? 0 : scan_heads(r - 1);
+  const V before_value = r == 0 ? V() : scan_values(r - 1);
+  const int tile_heads = scan_heads(last_thread);
+  member.team_barrier();
+
+  // The tile's prefix: the heads before it and the open run's value at its start.
+  if (r == 0) {
+    V carry{};
+    prefix_slot(0) = tile_lookback(words).template carry_prefix<Window>(
+        id, tile_heads, scan_values(last_thread), carries, op, carry);
+    scan_values(Team) = carry;
+  }
+  member.team_barrier();
+  const V carry = scan_values(Team);
+  // The open run's value at this thread's first element (unset at element 0).
+  const V running = r == 0                        ? carry
+                    : before_heads == 0 && id > 0 ? op(carry, before_value)
+                                                  : before_value;
+  return {before_heads, tile_heads, prefix_slot(0), running};
+}
+
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
 // run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
 // dropped at r >= their extents; total(0): the number of runs, written by the last tile.
@@ -150,65 +234,23 @@ struct RunTiles {
     if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
     member.team_barrier();
 
-    // This thread's vt consecutive elements, in registers: heads and values, and their partial.
     const int first = r * VT;
     Key k[VT];
     V v[VT];
     bool head[VT];
-    RunPartial<V> mine{0, V()};
-    ORDO_UNROLL
-    for (int j = 0; j < VT; ++j) {
-      const int i = first + j;
-      head[j] = false;
-      if (i < count) {
-        k[j] = key_tile(i + 1);
-        v[j] = value_tile(i);
-        head[j] = i == first_of_input || !equivalent(comp, key_tile(i), k[j]);
-        mine.heads += head[j] ? 1 : 0;
-        mine.value = head[j] || j == 0 ? v[j] : op(mine.value, v[j]);
-      }
-    }
+    const RunPartial<V> mine =
+        thread_elements(first, count, first_of_input, key_tile, value_tile, comp, op, k, v, head);
 
-    // Inclusive segmented scan of the threads' partials (Hillis and Steele: a fixed order, so
-    // floating-point reductions give the same bits on every run). Threads past the tile's count
-    // (the last tile's) hold no element: their partials are never read.
-    scan_heads(r) = mine.heads;
-    scan_values(r) = mine.value;
-    for (int d = 1; d < Team; d *= 2) {
-      member.team_barrier();
-      const RunPartial<V> sum =
-          r >= d ? combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
-      member.team_barrier();
-      mine = sum;
-      scan_heads(r) = mine.heads;
-      scan_values(r) = mine.value;
-    }
-    member.team_barrier();
-    const int before_heads = r == 0 ? 0 : scan_heads(r - 1);
-    const V before_value = r == 0 ? V() : scan_values(r - 1);
-    const int last_thread = (count - 1) / VT;
-    const int tile_heads = scan_heads(last_thread);
-    member.team_barrier();
-
-    // The tile's prefix: the heads before it and the open run's value at its start.
-    if (r == 0) {
-      V carry{};
-      prefix_slot(0) = tile_lookback(words).template carry_prefix<Window>(
-          id, tile_heads, scan_values(last_thread), carries, op, carry);
-      scan_values(Team) = carry;
-    }
-    member.team_barrier();
-    const std::int64_t prefix = prefix_slot(0);
-    const V carry = scan_values(Team);
-
-    // The open run's value at this thread's first element (unset at element 0).
-    V running = r == 0                        ? carry
-                : before_heads == 0 && id > 0 ? op(carry, before_value)
-                                              : before_value;
+    const RunScan<V> scan =
+        scan_run_partials<Team, Window>(member, id, (count - 1) / VT, mine, scan_heads, scan_values,
+                                        prefix_slot, words, carries, op);
+    const std::int64_t prefix = scan.prefix;
+    const int tile_heads = scan.tile_heads;
+    V running = scan.running;
     // Stage the tile's runs: head q (of the tile's heads) puts its key at key_tile(q) and the value
     // of the run it closes (the one before it) at value_tile(q); the last element of the input
     // closes the last run, value_tile(tile_heads).
-    int q = before_heads;
+    int q = scan.before_heads;
     ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
@@ -234,6 +276,81 @@ struct RunTiles {
     for (int j = lo + r; j < hi && j < value_room; j += Team) {
       values_out(prefix - 1 + j) = value_tile(j);
     }
+  }
+};
+
+// inclusive_scan_by_key and exclusive_scan_by_key in one pass, a team a tile as RunTiles (the
+// same loads, partials, team scan and look-back): out(base + i) for the tile's elements, staged
+// in scratch for coalesced stores. The scan restarts at each head. Exclusive: out(i) is init at a
+// head, else the reduction of init and the run's elements before i (Source folds init into each
+// head's value, ScanSource).
+template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
+          class Op, class Comp, class OutView, class Words, class Carries>
+struct ScanByKeyTiles {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Key = typename KeyView::non_const_value_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  template <class T>
+  using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
+
+  KeyView keys;
+  Source source;
+  Op op;
+  Comp comp;
+  OutView out;
+  V init;
+  bool exclusive;
+  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
+  Carries carries;
+  std::int64_t n, tiles;
+
+  static std::size_t scratch_bytes() {
+    constexpr std::size_t tile = std::size_t(Team) * VT;
+    return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile) +
+           Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1) +
+           Tile<std::int64_t>::shmem_size(1);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const int r = member.team_rank();
+    constexpr int tile = Team * VT;
+    const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
+    const Tile<V> value_tile(member.team_scratch(0), tile);
+    const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
+    const Tile<V> scan_values(member.team_scratch(0), Team + 1);
+    const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
+
+    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
+    const std::int64_t base = id * tile;
+    const int count = int(n - base < tile ? n - base : tile);
+    auto key_at = [&](int i) -> Key { return keys(base + i); };
+    auto value_at = [&](int i) -> V { return source(base + i); };
+    tile_stage<VT>(member, count, key_at, Tile<Key>(key_tile.data() + 1, tile));
+    tile_stage<VT>(member, count, value_at, value_tile);
+    if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
+    member.team_barrier();
+
+    const int first = r * VT;
+    Key k[VT];
+    V v[VT];
+    bool head[VT];
+    const RunPartial<V> mine = thread_elements(first, count, base == 0 ? 0 : -1, key_tile,
+                                               value_tile, comp, op, k, v, head);
+    const RunScan<V> scan =
+        scan_run_partials<Team, Window>(member, id, (count - 1) / VT, mine, scan_heads, scan_values,
+                                        prefix_slot, words, carries, op);
+    V running = scan.running;
+    ORDO_UNROLL
+    for (int j = 0; j < VT; ++j) {
+      const int i = first + j;
+      if (i < count) {
+        const V before = running;
+        running = head[j] ? v[j] : op(running, v[j]);
+        value_tile(i) = !exclusive ? running : head[j] ? init : before;
+      }
+    }
+    member.team_barrier();
+    for (int i = r; i < count; i += Team) out(base + i) = value_tile(i);
   }
 };
 

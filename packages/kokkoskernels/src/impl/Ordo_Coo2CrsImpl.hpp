@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_KOKKOSKERNELS_IMPL_COO2CRSIMPL_HPP
+#define ORDO_KOKKOSKERNELS_IMPL_COO2CRSIMPL_HPP
+
+// coo2crs and crs2coo (Ordo_KokkosKernels.hpp) on Ordo's core:
+//   check   Ordo::coo2crs::check   one reduction: the first triplet outside [0, m) x [0, n) (an
+//                                  error, before anything is written) and how many have a
+//                                  negative index (dropped, as Kokkos Kernels drops them)
+//   packed  where the row and column widths of m and n fit one word (32 or 64 bits) with a
+//           word left for the dropped triplets (all ones: they sort last):
+//           Ordo::coo2crs::pack    each triplet's (row, column) as one word
+//           the stable sort of the words with the values, out of place (the radix or vendor sort
+//           of the bits that vary), the runs' sum of each repeated (row, column) (reduce_by_key:
+//           deterministic, so the same bits every run), the number of runs read back, then
+//           Ordo::coo2crs::write       the matrix's column ids, values and row map in one pass
+//           (each run's row from its word; the row map as bin_offsets fills it)
+//   chained otherwise: the triplets copied (a flag for the dropped ones, the row, the column:
+//           Ordo::coo2crs::copy), sorted by the three keys (Ordo_SortMultiKeyImpl.hpp), each
+//           run numbered (Ordo::coo2crs::number), then the same sum and write
+// crs2coo: the row map checked (Ordo::crs2coo::check), each entry's row by a binary search of the
+// row map (Ordo::crs2coo::rows), the column ids and values copied.
+
+#include <Ordo_Runs.hpp>
+#include <Ordo_Sort.hpp>
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_SortImpl.hpp>
+#include <impl/device/Ordo_SortMultiKeyImpl.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::KokkosKernels::Impl {
+
+enum class AssemblySlot : int { keys, sorted_keys, sorted_values, run_keys, run_values, count };
+
+// Whether index x lies below bound (x may be of any integer type, bound >= 0), and whether it is
+// negative.
+template <class I>
+KOKKOS_INLINE_FUNCTION bool negative_index(I x) {
+  if constexpr (std::is_signed_v<I>) return x < 0;
+  return false;
+}
+template <class I>
+KOKKOS_INLINE_FUNCTION bool index_below(I x, std::int64_t bound) {
+  return !negative_index(x) && std::uint64_t(x) < std::uint64_t(bound);
+}
+
+struct TripletCensus {
+  std::int64_t first_bad, dropped;
+};
+
+// The census of the triplets: Kokkos Kernels' order of tests (a row past m or a column past n is
+// an error even where the other index is negative; otherwise a negative index drops the triplet).
+template <class RowView, class ColView>
+struct CheckTriplets {
+  using value_type = TripletCensus;
+  RowView row;
+  ColView col;
+  std::int64_t m, n;
+  KOKKOS_INLINE_FUNCTION bool past(std::int64_t i) const {
+    return (!negative_index(row(i)) && !index_below(row(i), m)) ||
+           (!negative_index(col(i)) && !index_below(col(i), n));
+  }
+  KOKKOS_INLINE_FUNCTION bool dropped(std::int64_t i) const {
+    return negative_index(row(i)) || negative_index(col(i));
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& v) const {
+    if (past(i)) {
+      v.first_bad = i < v.first_bad ? i : v.first_bad;
+    } else if (dropped(i)) {
+      ++v.dropped;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
+    v.first_bad = std::numeric_limits<std::int64_t>::max();
+    v.dropped = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type& d, const value_type& s) const {
+    d.first_bad = s.first_bad < d.first_bad ? s.first_bad : d.first_bad;
+    d.dropped += s.dropped;
+  }
+};
+
+// The number of dropped triplets; throws naming the first triplet out of range.
+template <class ExecSpace, class RowView, class ColView>
+std::int64_t check_triplets(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
+                            const RowView& row, const ColView& col) {
+  TripletCensus census{};
+  const CheckTriplets<RowView, ColView> check{row, col, m, n};
+  Kokkos::parallel_reduce(
+      "Ordo::coo2crs::check",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, row.extent(0)),
+      check, census);
+  if (census.first_bad != std::numeric_limits<std::int64_t>::max()) {
+    const std::int64_t i = census.first_bad;
+    auto at = [&](const auto& v) {
+      const auto h = Kokkos::create_mirror_view_and_copy(
+          Kokkos::HostSpace(), Kokkos::subview(v, Kokkos::make_pair(i, i + 1)));
+      return std::to_string(h(0));
+    };
+    Ordo::Impl::fail(fn, "triplet " + std::to_string(i) + " (row " + at(row) + ", column " +
+                             at(col) + ") lies outside the " + std::to_string(m) + " x " +
+                             std::to_string(n) + " matrix");
+  }
+  return census.dropped;
+}
+
+// Each triplet's (row, column) as one word, the row above the column's col_bits; all ones for a
+// dropped triplet.
+template <class RowView, class ColView, class Keys>
+struct PackTriplets {
+  RowView row;
+  ColView col;
+  Keys keys;
+  int col_bits;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    using Bits = typename Keys::non_const_value_type;
+    const auto r = row(i);
+    const auto c = col(i);
+    // (A column of every bit of the word leaves the row 0: m is 1.)
+    const Bits high = col_bits >= int(8 * sizeof(Bits)) ? Bits(0) : Bits(Bits(r) << col_bits);
+    keys(i) = negative_index(r) || negative_index(c) ? ~Bits(0) : Bits(high | Bits(c));
+  }
+};
+
+// Run r's row and column: from its word (packed), or from the chained way's sorted copies at the
+// run's first element.
+template <class RunKeys>
+struct RowColOfWord {
+  RunKeys words;
+  int col_bits;
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
+    return col_bits >= 64 ? 0 : std::uint64_t(words(r)) >> col_bits;
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
+    return std::uint64_t(words(r)) &
+           (col_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << col_bits) - 1);
+  }
+};
+
+template <class Rows, class Cols>
+struct RowColOfCopies {
+  Rows rows;
+  Cols cols;
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const { return std::uint64_t(rows(r)); }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const { return std::uint64_t(cols(r)); }
+};
+
+// Position i in [0, nnz] writes the row map's entries for the rows in (row(i - 1), row(i)] (all
+// rows through m at i = nnz; the runs' rows ascend); i < nnz also writes entry i's column id and
+// value.
+template <class RowCol, class RunValues, class RowMap, class Entries, class Values>
+struct WriteCrs {
+  RowCol runs;
+  RunValues run_values;
+  RowMap row_map;
+  Entries entries;
+  Values values;
+  std::int64_t nnz, m;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const std::int64_t lo = i == 0 ? 0 : std::int64_t(runs.row(i - 1)) + 1;
+    const std::int64_t hi = i == nnz ? m : std::int64_t(runs.row(i));
+    using Offset = typename RowMap::non_const_value_type;
+    for (std::int64_t b = lo; b <= hi && b <= m; ++b) row_map(b) = Offset(i);
+    if (i < nnz) {
+      entries(i) = typename Entries::non_const_value_type(runs.col(i));
+      values(i) = run_values(i);
+    }
+  }
+};
+
+inline int width_of(std::int64_t x) {
+  int w = 0;
+  for (std::uint64_t u = std::uint64_t(x); u; u >>= 1) ++w;
+  return w;
+}
+
+// The chained way's copies: the dropped flag, the row, the column and the value of each triplet.
+template <class RowView, class ColView, class DataView, class Flags, class Rows, class Cols,
+          class Vals>
+struct CopyTriplets {
+  RowView row;
+  ColView col;
+  DataView data;
+  Flags flags;
+  Rows rows;
+  Cols cols;
+  Vals vals;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const bool drop = negative_index(row(i)) || negative_index(col(i));
+    flags(i) = drop ? 1u : 0u;
+    rows(i) = drop ? 0 : row(i);
+    cols(i) = drop ? 0 : col(i);
+    vals(i) = data(i);
+  }
+};
+
+// Each sorted triplet's run number: the heads of (flag, row, column) up to it, less one.
+template <class Flags, class Rows, class Cols, class Ids>
+struct NumberRuns {
+  Flags flags;
+  Rows rows;
+  Cols cols;
+  Ids ids;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::uint64_t& heads, bool final) const {
+    const bool head =
+        i == 0 || flags(i) != flags(i - 1) || rows(i) != rows(i - 1) || cols(i) != cols(i - 1);
+    if (head) ++heads;
+    if (final) ids(i) = heads - 1;
+  }
+};
+
+// The matrix of the sorted runs: values summed into run_values, nnz = runs less the dropped run.
+template <class Matrix, class ExecSpace, class RowCol, class RunValues>
+Matrix write_matrix(const ExecSpace& space, std::int64_t m, std::int64_t n, std::int64_t nnz,
+                    const RowCol& runs, const RunValues& run_values) {
+  using RowMap = typename Matrix::row_map_type::non_const_type;
+  using Entries = typename Matrix::index_type::non_const_type;
+  using Values = typename Matrix::values_type::non_const_type;
+  const RowMap row_map(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::row_map"), m + 1);
+  const Entries entries(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::entries"), nnz);
+  const Values values(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::values"), nnz);
+  Kokkos::parallel_for(
+      "Ordo::coo2crs::write",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz + 1),
+      WriteCrs<RowCol, RunValues, RowMap, Entries, Values>{runs, run_values, row_map, entries,
+                                                           values, nnz, m});
+  using Ordinal = typename Matrix::ordinal_type;
+  return Matrix("Ordo::coo2crs", Ordinal(m), Ordinal(n), typename Matrix::size_type(nnz), values,
+                row_map, entries);
+}
+
+template <class Matrix, class ExecSpace, class RowView, class ColView, class DataView>
+Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
+               const RowView& row, const ColView& col, const DataView& data) {
+  using Ordo::Impl::workspace;
+  using V = typename DataView::non_const_value_type;
+  const std::int64_t count = row.extent(0);
+  const std::int64_t dropped = check_triplets(fn, space, m, n, row, col);
+  const auto total = workspace<std::int64_t>(space, 1, AssemblySlot::count);
+  const int row_bits = width_of(m > 0 ? m - 1 : 0), col_bits = width_of(n > 0 ? n - 1 : 0);
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  // The dropped triplets take the all-ones word: one word more than the matrix's.
+  const int bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
+  if (bits <= 64) {
+    Matrix result;
+    Ordo::Impl::with_packed_bits(bits, [&](auto word) {
+      using Bits = decltype(word);
+      const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
+      const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
+      const auto sorted_values = workspace<V>(space, count, AssemblySlot::sorted_values);
+      const auto run_keys = workspace<Bits>(space, count, AssemblySlot::run_keys);
+      const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
+      Kokkos::parallel_for(
+          "Ordo::coo2crs::pack", Range(space, 0, count),
+          PackTriplets<RowView, ColView, decltype(keys)>{row, col, keys, col_bits});
+      Ordo::Impl::stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values,
+                                          Ordo::less<>{});
+      Ordo::Impl::reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_keys,
+                                         run_values, Ordo::plus<>{}, Ordo::less<>{}, total);
+      const std::int64_t runs =
+          Ordo::Impl::read_back<1>(space, total, std::string(fn) + ": fence")[0];
+      result =
+          write_matrix<Matrix>(space, m, n, runs - (dropped > 0 ? 1 : 0),
+                               RowColOfWord<decltype(run_keys)>{run_keys, col_bits}, run_values);
+    });
+    return result;
+  }
+  using Row = typename RowView::non_const_value_type;
+  using Col = typename ColView::non_const_value_type;
+  const auto flags = workspace<std::uint32_t>(space, count, AssemblySlot::keys);
+  const auto rows = workspace<Row>(space, count, AssemblySlot::sorted_keys);
+  const auto cols = workspace<Col>(space, count, AssemblySlot::run_keys);
+  const auto vals = workspace<V>(space, count, AssemblySlot::sorted_values);
+  Kokkos::parallel_for(
+      "Ordo::coo2crs::copy", Range(space, 0, count),
+      CopyTriplets<RowView, ColView, DataView, decltype(flags), decltype(rows), decltype(cols),
+                   decltype(vals)>{row, col, data, flags, rows, cols, vals});
+  Ordo::Impl::multi_key_sort<Ordo::less<>>(space, Ordo::Impl::PlainEnd<decltype(vals)>{vals},
+                                           Ordo::Impl::SortOptions{}, flags, rows, cols);
+  // The runs numbered, summed, and each run's row and column from its first triplet.
+  const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> ids(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::ids"), count);
+  Kokkos::parallel_scan("Ordo::coo2crs::number", Range(space, 0, count),
+                        NumberRuns<decltype(flags), decltype(rows), decltype(cols), decltype(ids)>{
+                            flags, rows, cols, ids});
+  const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
+  const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> run_ids(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_ids"), count);
+  Ordo::Impl::reduce_by_key_dispatch(fn, space, ids, vals, run_ids, run_values, Ordo::plus<>{},
+                                     Ordo::less<>{}, total);
+  const std::int64_t runs = Ordo::Impl::read_back<1>(space, total, std::string(fn) + ": fence")[0];
+  const Kokkos::View<Row*, typename ExecSpace::memory_space> run_rows(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_rows"), runs);
+  const Kokkos::View<Col*, typename ExecSpace::memory_space> run_cols(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_cols"), runs);
+  Ordo::unique_by_key(space, ids, rows, run_ids, run_rows);
+  Ordo::unique_by_key(space, ids, cols, run_ids, run_cols);
+  return write_matrix<Matrix>(
+      space, m, n, runs - (dropped > 0 ? 1 : 0),
+      RowColOfCopies<decltype(run_rows), decltype(run_cols)>{run_rows, run_cols}, run_values);
+}
+
+// ---- crs2coo ---------------------------------------------------------------------------------
+
+// Position r in [0, nrows] of a row map that does not start at 0, decreases at r, or ends (r =
+// nrows) elsewhere than nnz.
+template <class RowMap>
+struct RowMapErrors {
+  RowMap row_map;
+  std::int64_t nrows, nnz;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, int& bad) const {
+    const auto at = std::int64_t(row_map(r));
+    if ((r == 0 && at != 0) || (r > 0 && at < std::int64_t(row_map(r - 1))) ||
+        (r == nrows && at != nnz)) {
+      bad = 1;
+    }
+  }
+};
+
+// Entry k's row: the last row r with row_map(r) <= k (a binary search of the valid row map).
+template <class RowMap, class Rows>
+struct RowOfEntry {
+  RowMap row_map;
+  Rows rows;
+  std::int64_t nrows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const {
+    std::int64_t lo = 0, hi = nrows;  // row_map(lo) <= k < row_map(hi)
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (std::int64_t(row_map(mid)) <= k) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    rows(k) = typename Rows::non_const_value_type(lo);
+  }
+};
+
+template <class ExecSpace, class RowMap, class Rows>
+void rows_of_entries(const char* fn, const ExecSpace& space, const RowMap& row_map,
+                     const Rows& rows) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t nrows = std::int64_t(row_map.extent(0)) - 1, nnz = rows.extent(0);
+  int bad = 0;
+  Kokkos::parallel_reduce("Ordo::crs2coo::check", Range(space, 0, nrows + 1),
+                          RowMapErrors<RowMap>{row_map, nrows, nnz}, Kokkos::BOr<int>(bad));
+  if (bad) {
+    Ordo::Impl::fail(fn, "the row map does not rise from 0 to nnz = " + std::to_string(nnz));
+  }
+  Kokkos::parallel_for("Ordo::crs2coo::rows", Range(space, 0, nnz),
+                       RowOfEntry<RowMap, Rows>{row_map, rows, nrows});
+}
+
+// The workspace of coo2crs on count triplets of rows Row, columns Col and values V: the larger
+// of the two ways' buffers, each with its sort's and its runs'.
+template <class ExecSpace, class Row, class Col, class V>
+std::size_t coo2crs_bound(std::int64_t count) {
+  using Ordo::Impl::slot_bytes;
+  const std::size_t common = 2 * slot_bytes<V>(count) + slot_bytes<std::int64_t>(1) +
+                             Ordo::Impl::compaction_bound<ExecSpace, V>(count);
+  const std::size_t packed =
+      3 * slot_bytes<std::uint64_t>(count) +
+      Ordo::Impl::sort_bound<ExecSpace, std::uint64_t, V, Ordo::less<>>(count, true);
+  const std::size_t chained =
+      slot_bytes<std::uint32_t>(count) + slot_bytes<Row>(count) + slot_bytes<Col>(count) +
+      Ordo::Impl::multi_key_sort_bound<ExecSpace, V, false, std::uint32_t, Row, Col>(count);
+  return common + std::max(packed, chained);
+}
+
+}  // namespace Ordo::KokkosKernels::Impl
+
+#endif

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_IMPL_SCANBYKEYIMPL_HPP
+#define ORDO_IMPL_SCANBYKEYIMPL_HPP
+
+// Device level of inclusive_scan_by_key and exclusive_scan_by_key (a scan that restarts at each
+// run of equal keys):
+//   device backends  Ordo::<algo>::tiles  one pass, a team a tile, the runs' tile and look-back
+//                    with its carried values (team/Ordo_TileRuns.hpp, ScanByKeyTiles)
+//   host backends    the runs' chunks a thread at a time (Ordo_RunsImpl.hpp, host_chunk_carries),
+//                    then each chunk writes its scan (Ordo::<algo>::host::scan)
+// Both fix the order of every reduction by the tiles or chunks, not the threads: the same bits on
+// every run. An exclusive scan folds init into the value of each run's first element (ScanSource)
+// and writes, at each element, the reduction before it.
+
+#include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Traits.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
+#include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_TileLaunch.hpp>
+#include <impl/team/Ordo_Lookback.hpp>
+#include <impl/team/Ordo_TileRuns.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace Ordo::Impl {
+
+// The value a scan by key reduces at element i: values(i), and for an exclusive scan
+// op(init, values(i)) where i starts a run.
+template <class KeyView, class ValueView, class Op, class Comp, class V>
+struct ScanSource {
+  KeyView keys;
+  ValueView values;
+  Op op;
+  Comp comp;
+  V init;
+  bool exclusive;
+  KOKKOS_INLINE_FUNCTION V operator()(std::int64_t i) const {
+    const V v = values(i);
+    return exclusive && SelectRunHead<KeyView, Comp>{keys, comp}(i) ? op(init, v) : v;
+  }
+};
+
+// out(i) for i in [0, n): the scan of source by runs of keys (exclusive: init at each run's
+// first element, else the reduction before i). Host backends take the chunks unless `use_tiles`
+// asks for the device's tiles (the tests: on every backend).
+template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp,
+          class OutView>
+void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
+               const Source& source, const Op& op, const Comp& comp, const OutView& out,
+               const V& init, bool exclusive, bool use_tiles = !is_host_space_v<ExecSpace>) {
+  const std::int64_t n = keys.extent(0);
+  if (n == 0) return;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (!use_tiles) {
+      constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
+      const std::int64_t chunks = (n + chunk - 1) / chunk;
+      const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
+      const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
+      host_chunk_carries<V>(algo, space, keys, source, op, comp, sums, carried);
+      const SelectRunHead<KeyView, Comp> head{keys, comp};
+      Kokkos::parallel_for(
+          "Ordo::" + algo + "::host::scan", Range(space, 0, chunks), [=](std::int64_t c) {
+            const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
+            V acc = c > 0 ? carried(c) : V();  // the run open at the chunk's start
+            for (std::int64_t i = lo; i < hi; ++i) {
+              const V v = source(i);  // read before out(i) is written: out may be values
+              const bool h = head(i);
+              const V before = acc;
+              acc = h ? v : op(acc, v);
+              out(i) = !exclusive ? acc : h ? init : before;
+            }
+          });
+      return;
+    }
+  }
+  using Tuning = RunsTuning<ExecSpace>;
+  using Key = typename KeyView::non_const_value_type;
+  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
+  constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
+  using Words = decltype(words);
+  using Carries = LookbackCarries<V, Words>;
+  const Carries carries{
+      workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
+  if (tiles > 1) Kokkos::deep_copy(space, words, 0);
+  using Functor = ScanByKeyTiles<Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
+                                 Source, V, Op, Comp, OutView, Words, Carries>;
+  launch_tiles<Tuning::team_size, Tuning::min_teams>(
+      "Ordo::" + algo + "::tiles", space,
+      TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
+      Functor{keys, source, op, comp, out, init, exclusive, words, carries, n, tiles});
+}
+
+// The scan by key of values into out; exclusive: from init.
+template <class ExecSpace, class KeyView, class ValueView, class OutView, class Op, class Comp>
+void scan_by_key_dispatch(const char* algo, const ExecSpace& space, const KeyView& keys,
+                          const ValueView& values, const OutView& out,
+                          const typename ValueView::non_const_value_type& init, bool exclusive,
+                          const Op& op, const Comp& comp) {
+  using V = typename ValueView::non_const_value_type;
+  const ReduceOp<Op, V> reduce{op};
+  const ScanSource<KeyView, ValueView, ReduceOp<Op, V>, Comp, V> source{keys, values, reduce,
+                                                                        comp, init,   exclusive};
+  scan_runs<V>(algo, space, keys, source, reduce, comp, out, init, exclusive);
+}
+
+// The scans' argument checks: one value and one output per key; out may be values itself (the
+// scan in place), but may not overlap keys or any other part of values.
+template <class ExecSpace, class KeyView, class ValueView, class OutView>
+void check_scan_by_key(const char* fn, const KeyView& keys, const ValueView& values,
+                       const OutView& out) {
+  static_check_views<ExecSpace, KeyView, ValueView, OutView>();
+  static_assert(!std::is_const_v<typename OutView::value_type>, "Ordo: out is written");
+  static_assert(std::is_assignable_v<typename OutView::reference_type,
+                                     typename ValueView::non_const_value_type>,
+                "Ordo: out's elements must be assignable from values'");
+  check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
+  check_size_equal(fn, "out", out, keys.extent(0), "one output per key");
+  check_all_reachable<ExecSpace>(fn, "keys", keys, "values", values, "out", out);
+  check_no_alias(fn, "out", out, "keys", keys);
+  const bool in_place =
+      static_cast<const void*>(out.data()) == static_cast<const void*>(values.data()) &&
+      out.span() == values.span() &&
+      sizeof(typename OutView::value_type) == sizeof(typename ValueView::value_type) &&
+      (keys.extent(0) < 2 || out.stride(0) == values.stride(0));
+  if (!in_place) check_no_alias(fn, "out", out, "values", values);
+}
+
+}  // namespace Ordo::Impl
+
+#endif
