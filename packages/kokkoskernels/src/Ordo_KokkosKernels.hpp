@@ -35,8 +35,9 @@
 // forms without one run on the execution space of the matrix, graph or entries and fence it.
 
 #include <Ordo_SegmentedSort.hpp>
-#include <impl/Ordo_Coo2CrsImpl.hpp>
+#include <impl/Ordo_Crs2CooImpl.hpp>
 #include <impl/Ordo_KokkosKernelsImpl.hpp>
+#include <impl/device/Ordo_AssemblyImpl.hpp>
 
 #include <KokkosSparse_CooMatrix.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -319,7 +320,7 @@ Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView> coo2crs(const ExecSpace& sp
   static_assert(std::is_integral_v<DimType>, "Ordo::KokkosKernels::coo2crs: m and n are integers");
   Ordo::Impl::check_size_equal(fn, "col", col, row.extent(0), "one column per row index");
   Ordo::Impl::check_size_equal(fn, "data", data, row.extent(0), "one value per row index");
-  if (Impl::negative_index(m) || Impl::negative_index(n)) {
+  if (Ordo::Impl::negative_index(m) || Ordo::Impl::negative_index(n)) {
     Ordo::Impl::fail(
         fn, "m = " + std::to_string(m) + " and n = " + std::to_string(n) + " must not be negative");
   }
@@ -328,10 +329,18 @@ Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView> coo2crs(const ExecSpace& sp
   using Col = typename ColView::non_const_value_type;
   using V = typename DataView::non_const_value_type;
   const Ordo::Impl::WorkspaceReservation reservation(fn, space, [&] {
-    return Impl::coo2crs_bound<ExecSpace, Row, Col, V>(std::int64_t(row.extent(0)));
+    return Ordo::Impl::assemble_crs_bound<ExecSpace, Row, Col, V>(std::int64_t(row.extent(0)));
   });
-  return Impl::coo2crs<Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView>>(
-      fn, space, std::int64_t(m), std::int64_t(n), row, col, data);
+  using Matrix = Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView>;
+  using Arrays = Ordo::Impl::CrsArrays<typename Matrix::row_map_type::non_const_type,
+                                       typename Matrix::index_type::non_const_type,
+                                       typename Matrix::values_type::non_const_type>;
+  const auto crs =
+      Ordo::Impl::assemble_crs<Arrays>(fn, space, std::int64_t(m), std::int64_t(n), row, col, data);
+  using Ordinal = typename Matrix::ordinal_type;
+  return Matrix("Ordo::coo2crs", Ordinal(m), Ordinal(n),
+                typename Matrix::size_type(crs.entries.extent(0)), crs.values, crs.row_map,
+                crs.entries);
 }
 
 /// coo2crs on data's execution space (KokkosSparse::coo2crs's form). Fences it.

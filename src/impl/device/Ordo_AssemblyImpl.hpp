@@ -1,30 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#ifndef ORDO_KOKKOSKERNELS_IMPL_COO2CRSIMPL_HPP
-#define ORDO_KOKKOSKERNELS_IMPL_COO2CRSIMPL_HPP
+#ifndef ORDO_IMPL_ASSEMBLYIMPL_HPP
+#define ORDO_IMPL_ASSEMBLYIMPL_HPP
 
-// coo2crs and crs2coo (Ordo_KokkosKernels.hpp) on Ordo's core:
+// Device level of the assembly of a CRS matrix from (row, column, value) triplets
+// (Ordo::KokkosKernels::coo2crs; packages/kokkoskernels wraps the arrays in its CrsMatrix):
 //   check   Ordo::coo2crs::check   one reduction: the first triplet outside [0, m) x [0, n) (an
 //                                  error, before anything is written) and how many have a
 //                                  negative index (dropped, as Kokkos Kernels drops them)
-//   packed  where the row and column widths of m and n fit one word (32 or 64 bits) with a
-//           word left for the dropped triplets (all ones: they sort last):
+//   packed  where the row and column widths of m and n fit one word (32 or 64 bits), with the
+//           all-ones word left for the dropped triplets (they sort last):
 //           Ordo::coo2crs::pack    each triplet's (row, column) as one word
 //           the stable sort of the words with the values, out of place (the radix or vendor sort
 //           of the bits that vary), the runs' sum of each repeated (row, column) (reduce_by_key:
 //           deterministic, so the same bits every run), the number of runs read back, then
-//           Ordo::coo2crs::write       the matrix's column ids, values and row map in one pass
-//           (each run's row from its word; the row map as bin_offsets fills it)
+//           Ordo::coo2crs::write   the column ids, values and row map in one pass (each run's row
+//                                  from its word; the row map as bin_offsets fills it)
 //   chained otherwise: the triplets copied (a flag for the dropped ones, the row, the column:
-//           Ordo::coo2crs::copy), sorted by the three keys (Ordo_SortMultiKeyImpl.hpp), each
-//           run numbered (Ordo::coo2crs::number), then the same sum and write
-// crs2coo: the row map checked (Ordo::crs2coo::check), each entry's row by a binary search of the
-// row map (Ordo::crs2coo::rows), the column ids and values copied.
+//           Ordo::coo2crs::copy), sorted by the three keys (Ordo_SortMultiKeyImpl.hpp), each run
+//           numbered (Ordo::coo2crs::number), then the same sum and write
 
-#include <Ordo_Runs.hpp>
-#include <Ordo_Sort.hpp>
+#include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
+#include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 #include <impl/device/Ordo_SortMultiKeyImpl.hpp>
 
@@ -36,8 +36,20 @@
 #include <string>
 #include <type_traits>
 
-namespace Ordo::KokkosKernels::Impl {
+namespace Ordo::Impl {
 
+// The three arrays of a CRS matrix, as assemble_crs allocates and returns them.
+template <class RowMapView, class EntriesView, class ValuesView>
+struct CrsArrays {
+  using RowMap = RowMapView;
+  using Entries = EntriesView;
+  using Values = ValuesView;
+  RowMap row_map;
+  Entries entries;
+  Values values;
+};
+
+// The assembly's buffers (slots of its own).
 enum class AssemblySlot : int { keys, sorted_keys, sorted_values, run_keys, run_values, count };
 
 // Whether index x lies below bound (x may be of any integer type, bound >= 0), and whether it is
@@ -105,9 +117,8 @@ std::int64_t check_triplets(const char* fn, const ExecSpace& space, std::int64_t
           Kokkos::HostSpace(), Kokkos::subview(v, Kokkos::make_pair(i, i + 1)));
       return std::to_string(h(0));
     };
-    Ordo::Impl::fail(fn, "triplet " + std::to_string(i) + " (row " + at(row) + ", column " +
-                             at(col) + ") lies outside the " + std::to_string(m) + " x " +
-                             std::to_string(n) + " matrix");
+    fail(fn, "triplet " + std::to_string(i) + " (row " + at(row) + ", column " + at(col) +
+                 ") lies outside the " + std::to_string(m) + " x " + std::to_string(n) + " matrix");
   }
   return census.dropped;
 }
@@ -218,12 +229,12 @@ struct NumberRuns {
 };
 
 // The matrix of the sorted runs: values summed into run_values, nnz = runs less the dropped run.
-template <class Matrix, class ExecSpace, class RowCol, class RunValues>
-Matrix write_matrix(const ExecSpace& space, std::int64_t m, std::int64_t n, std::int64_t nnz,
-                    const RowCol& runs, const RunValues& run_values) {
-  using RowMap = typename Matrix::row_map_type::non_const_type;
-  using Entries = typename Matrix::index_type::non_const_type;
-  using Values = typename Matrix::values_type::non_const_type;
+template <class Arrays, class ExecSpace, class RowCol, class RunValues>
+Arrays write_crs(const ExecSpace& space, std::int64_t m, std::int64_t nnz, const RowCol& runs,
+                 const RunValues& run_values) {
+  using RowMap = typename Arrays::RowMap;
+  using Entries = typename Arrays::Entries;
+  using Values = typename Arrays::Values;
   const RowMap row_map(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::row_map"), m + 1);
   const Entries entries(
@@ -235,15 +246,12 @@ Matrix write_matrix(const ExecSpace& space, std::int64_t m, std::int64_t n, std:
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz + 1),
       WriteCrs<RowCol, RunValues, RowMap, Entries, Values>{runs, run_values, row_map, entries,
                                                            values, nnz, m});
-  using Ordinal = typename Matrix::ordinal_type;
-  return Matrix("Ordo::coo2crs", Ordinal(m), Ordinal(n), typename Matrix::size_type(nnz), values,
-                row_map, entries);
+  return Arrays{row_map, entries, values};
 }
 
-template <class Matrix, class ExecSpace, class RowView, class ColView, class DataView>
-Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
-               const RowView& row, const ColView& col, const DataView& data) {
-  using Ordo::Impl::workspace;
+template <class Arrays, class ExecSpace, class RowView, class ColView, class DataView>
+Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
+                    const RowView& row, const ColView& col, const DataView& data) {
   using V = typename DataView::non_const_value_type;
   const std::int64_t count = row.extent(0);
   const std::int64_t dropped = check_triplets(fn, space, m, n, row, col);
@@ -253,8 +261,8 @@ Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int6
   // The dropped triplets take the all-ones word: one word more than the matrix's.
   const int bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
   if (bits <= 64) {
-    Matrix result;
-    Ordo::Impl::with_packed_bits(bits, [&](auto word) {
+    Arrays result;
+    with_packed_bits(bits, [&](auto word) {
       using Bits = decltype(word);
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
@@ -264,15 +272,12 @@ Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int6
       Kokkos::parallel_for(
           "Ordo::coo2crs::pack", Range(space, 0, count),
           PackTriplets<RowView, ColView, decltype(keys)>{row, col, keys, col_bits});
-      Ordo::Impl::stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values,
-                                          Ordo::less<>{});
-      Ordo::Impl::reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_keys,
-                                         run_values, Ordo::plus<>{}, Ordo::less<>{}, total);
-      const std::int64_t runs =
-          Ordo::Impl::read_back<1>(space, total, std::string(fn) + ": fence")[0];
-      result =
-          write_matrix<Matrix>(space, m, n, runs - (dropped > 0 ? 1 : 0),
-                               RowColOfWord<decltype(run_keys)>{run_keys, col_bits}, run_values);
+      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{});
+      reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_keys, run_values,
+                             Ordo::plus<>{}, Ordo::less<>{}, total);
+      const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
+      result = write_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0),
+                                 RowColOfWord<decltype(run_keys)>{run_keys, col_bits}, run_values);
     });
     return result;
   }
@@ -286,8 +291,8 @@ Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int6
       "Ordo::coo2crs::copy", Range(space, 0, count),
       CopyTriplets<RowView, ColView, DataView, decltype(flags), decltype(rows), decltype(cols),
                    decltype(vals)>{row, col, data, flags, rows, cols, vals});
-  Ordo::Impl::multi_key_sort<Ordo::less<>>(space, Ordo::Impl::PlainEnd<decltype(vals)>{vals},
-                                           Ordo::Impl::SortOptions{}, flags, rows, cols);
+  multi_key_sort<Ordo::less<>>(space, PlainEnd<decltype(vals)>{vals}, SortOptions{}, flags, rows,
+                               cols);
   // The runs numbered, summed, and each run's row and column from its first triplet.
   const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> ids(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::ids"), count);
@@ -297,88 +302,41 @@ Matrix coo2crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int6
   const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
   const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> run_ids(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_ids"), count);
-  Ordo::Impl::reduce_by_key_dispatch(fn, space, ids, vals, run_ids, run_values, Ordo::plus<>{},
-                                     Ordo::less<>{}, total);
-  const std::int64_t runs = Ordo::Impl::read_back<1>(space, total, std::string(fn) + ": fence")[0];
+  reduce_by_key_dispatch(fn, space, ids, vals, run_ids, run_values, Ordo::plus<>{}, Ordo::less<>{},
+                         total);
+  const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
   const Kokkos::View<Row*, typename ExecSpace::memory_space> run_rows(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_rows"), runs);
   const Kokkos::View<Col*, typename ExecSpace::memory_space> run_cols(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_cols"), runs);
-  Ordo::unique_by_key(space, ids, rows, run_ids, run_rows);
-  Ordo::unique_by_key(space, ids, cols, run_ids, run_cols);
-  return write_matrix<Matrix>(
-      space, m, n, runs - (dropped > 0 ? 1 : 0),
+  // Each run's row and column: those of its first triplet (unique_by_key's compaction).
+  auto firsts = [&](const auto& from, const auto& to) {
+    compact_dispatch(space, count, SelectRunHead<decltype(ids), less<>>{ids, {}},
+                     EmitKeyValue<decltype(ids), std::decay_t<decltype(from)>, decltype(run_ids),
+                                  std::decay_t<decltype(to)>>{ids, from, run_ids, to},
+                     total);
+  };
+  firsts(rows, run_rows);
+  firsts(cols, run_cols);
+  return write_crs<Arrays>(
+      space, m, runs - (dropped > 0 ? 1 : 0),
       RowColOfCopies<decltype(run_rows), decltype(run_cols)>{run_rows, run_cols}, run_values);
-}
-
-// ---- crs2coo ---------------------------------------------------------------------------------
-
-// Position r in [0, nrows] of a row map that does not start at 0, decreases at r, or ends (r =
-// nrows) elsewhere than nnz.
-template <class RowMap>
-struct RowMapErrors {
-  RowMap row_map;
-  std::int64_t nrows, nnz;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, int& bad) const {
-    const auto at = std::int64_t(row_map(r));
-    if ((r == 0 && at != 0) || (r > 0 && at < std::int64_t(row_map(r - 1))) ||
-        (r == nrows && at != nnz)) {
-      bad = 1;
-    }
-  }
-};
-
-// Entry k's row: the last row r with row_map(r) <= k (a binary search of the valid row map).
-template <class RowMap, class Rows>
-struct RowOfEntry {
-  RowMap row_map;
-  Rows rows;
-  std::int64_t nrows;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const {
-    std::int64_t lo = 0, hi = nrows;  // row_map(lo) <= k < row_map(hi)
-    while (hi - lo > 1) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (std::int64_t(row_map(mid)) <= k) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    rows(k) = typename Rows::non_const_value_type(lo);
-  }
-};
-
-template <class ExecSpace, class RowMap, class Rows>
-void rows_of_entries(const char* fn, const ExecSpace& space, const RowMap& row_map,
-                     const Rows& rows) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t nrows = std::int64_t(row_map.extent(0)) - 1, nnz = rows.extent(0);
-  int bad = 0;
-  Kokkos::parallel_reduce("Ordo::crs2coo::check", Range(space, 0, nrows + 1),
-                          RowMapErrors<RowMap>{row_map, nrows, nnz}, Kokkos::BOr<int>(bad));
-  if (bad) {
-    Ordo::Impl::fail(fn, "the row map does not rise from 0 to nnz = " + std::to_string(nnz));
-  }
-  Kokkos::parallel_for("Ordo::crs2coo::rows", Range(space, 0, nnz),
-                       RowOfEntry<RowMap, Rows>{row_map, rows, nrows});
 }
 
 // The workspace of coo2crs on count triplets of rows Row, columns Col and values V: the larger
 // of the two ways' buffers, each with its sort's and its runs'.
 template <class ExecSpace, class Row, class Col, class V>
-std::size_t coo2crs_bound(std::int64_t count) {
-  using Ordo::Impl::slot_bytes;
+std::size_t assemble_crs_bound(std::int64_t count) {
   const std::size_t common = 2 * slot_bytes<V>(count) + slot_bytes<std::int64_t>(1) +
-                             Ordo::Impl::compaction_bound<ExecSpace, V>(count);
-  const std::size_t packed =
-      3 * slot_bytes<std::uint64_t>(count) +
-      Ordo::Impl::sort_bound<ExecSpace, std::uint64_t, V, Ordo::less<>>(count, true);
+                             compaction_bound<ExecSpace, V>(count);
+  const std::size_t packed = 3 * slot_bytes<std::uint64_t>(count) +
+                             sort_bound<ExecSpace, std::uint64_t, V, Ordo::less<>>(count, true);
   const std::size_t chained =
       slot_bytes<std::uint32_t>(count) + slot_bytes<Row>(count) + slot_bytes<Col>(count) +
-      Ordo::Impl::multi_key_sort_bound<ExecSpace, V, false, std::uint32_t, Row, Col>(count);
+      multi_key_sort_bound<ExecSpace, V, false, std::uint32_t, Row, Col>(count);
   return common + std::max(packed, chained);
 }
 
-}  // namespace Ordo::KokkosKernels::Impl
+}  // namespace Ordo::Impl
 
 #endif
