@@ -59,6 +59,7 @@ struct Options {
   std::string algorithm = "";  // sort: slab, radix or vendor; empty: Ordo's dispatch
   int vendor_bits = -1;        // sort: tuning experiment (vendor sort's bits); -1: Ordo's tuning
   std::string segments = "powerlaw";  // segmented_sort: the segments' lengths
+  int keys = 1;  // sort: key Views (2: sort_by_key(keys(row, col), values), Ordo_PerfAssembly.cpp)
 };
 
 struct Stats {

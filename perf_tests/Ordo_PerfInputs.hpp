@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -121,6 +122,77 @@ inline std::vector<std::int64_t> segment_offsets(const std::string& dist, std::i
     offsets.push_back(std::min(n, offsets.back() + len));
   }
   return offsets;
+}
+
+// The mean run length of --dist runs:L (uniform: 4).
+inline int mean_run(const std::string& dist) {
+  if (dist == "uniform") return 4;
+  int l = 0;
+  if (std::sscanf(dist.c_str(), "runs:%d", &l) != 1 || l < 1) {
+    throw std::invalid_argument("ordo-perf: the runs want --dist runs:L (L >= 1), got " + dist);
+  }
+  return l;
+}
+
+// Sorted keys in runs of lengths uniform in [1, 2L - 1].
+inline std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64_t seed) {
+  std::vector<std::uint32_t> v(n);
+  std::uint64_t state = seed;
+  std::uint32_t key = 0;
+  for (std::int64_t i = 0; i < n; ++key) {
+    const std::int64_t len = 1 + std::int64_t(splitmix64(state) % std::uint64_t(2 * mean - 1));
+    for (std::int64_t j = 0; j < len && i < n; ++j) v[i++] = key;
+  }
+  return v;
+}
+
+// Triplets of a sparse matrix to assemble (coo2crs): --dist uniform: count random (row, column)
+// pairs of an m x m matrix, m = count / 16 within [2^16, 2^22], about 30% of them repeats of
+// earlier pairs; fem:B: finite elements each adding a dense B x B block to the rows and columns of
+// B consecutive nodes (neighbours share nodes), count / B^2 elements. Values: small multiples of
+// 1/8 (exact sums in any order).
+struct Triplets {
+  std::int64_t m = 0, n = 0;
+  std::vector<int> row, col;
+  std::vector<double> data;
+};
+
+inline Triplets make_triplets(const std::string& dist, std::int64_t count, std::uint64_t seed) {
+  Triplets t;
+  std::uint64_t state = seed;
+  int block = 0;
+  if (dist != "uniform" && (std::sscanf(dist.c_str(), "fem:%d", &block) != 1 || block < 1)) {
+    throw std::invalid_argument("ordo-perf: coo2crs wants --dist uniform or fem:B, got " + dist);
+  }
+  if (block == 0) {
+    t.m = t.n = std::min<std::int64_t>(std::max<std::int64_t>(count / 16, 1 << 16), 1 << 22);
+    t.row.resize(count);
+    t.col.resize(count);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::uint64_t r = splitmix64(state);
+      if (i > 0 && r % 10 < 3) {
+        const std::int64_t j = std::int64_t((r >> 8) % std::uint64_t(i));
+        t.row[i] = t.row[j], t.col[i] = t.col[j];
+      } else {
+        t.row[i] = int(splitmix64(state) % std::uint64_t(t.m));
+        t.col[i] = int(splitmix64(state) % std::uint64_t(t.n));
+      }
+    }
+  } else {
+    const std::int64_t elements = std::max<std::int64_t>(count / (block * block), 1);
+    t.m = t.n = elements + block;
+    for (std::int64_t e = 0; e < elements; ++e) {
+      for (int a = 0; a < block; ++a) {
+        for (int b = 0; b < block; ++b) {
+          t.row.push_back(int(e + a));
+          t.col.push_back(int(e + b));
+        }
+      }
+    }
+  }
+  t.data.resize(t.row.size());
+  for (auto& x : t.data) x = double(splitmix64(state) % 64) / 8.0;
+  return t;
 }
 
 }  // namespace OrdoPerf

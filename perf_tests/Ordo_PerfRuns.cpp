@@ -31,28 +31,6 @@
 namespace OrdoPerf {
 namespace {
 
-// The mean run length of --dist runs:L (uniform: 4).
-int mean_run(const std::string& dist) {
-  if (dist == "uniform") return 4;
-  int l = 0;
-  if (std::sscanf(dist.c_str(), "runs:%d", &l) != 1 || l < 1) {
-    throw std::invalid_argument("ordo-perf: the runs want --dist runs:L (L >= 1), got " + dist);
-  }
-  return l;
-}
-
-// Sorted keys in runs of lengths uniform in [1, 2L - 1].
-std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64_t seed) {
-  std::vector<std::uint32_t> v(n);
-  std::uint64_t state = seed;
-  std::uint32_t key = 0;
-  for (std::int64_t i = 0; i < n; ++key) {
-    const std::int64_t len = 1 + std::int64_t(splitmix64(state) % std::uint64_t(2 * mean - 1));
-    for (std::int64_t j = 0; j < len && i < n; ++j) v[i++] = key;
-  }
-  return v;
-}
-
 template <class V>
 const char* value_name() {
   return std::is_same_v<V, double> ? "f64" : "u32";

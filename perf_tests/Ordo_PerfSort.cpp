@@ -8,6 +8,8 @@
 
 #include "Ordo_PerfSort.hpp"
 
+#include "Ordo_PerfAssembly.hpp"
+
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfInputs.hpp"
 
@@ -250,6 +252,10 @@ void run_point(const Options& o, Report& report, int log2n) {
 }  // namespace
 
 void run_sort(const Options& o, Report& report) {
+  if (o.keys == 2) {
+    run_sort_keys2(o, report);
+    return;
+  }
   const auto sizes = parse_log2n(o.log2n.empty() ? (on_host ? "20" : "24") : o.log2n);
   for (int log2n : sizes) {
     for_key_type(o.key, [&](auto key) { run_point<decltype(key)>(o, report, log2n); });

@@ -2,6 +2,7 @@
 // ordo-perf: Ordo's primitives against their baselines, in one binary and one run
 // (perf_tests/README.md).
 
+#include "Ordo_PerfAssembly.hpp"
 #include "Ordo_PerfBinning.hpp"
 #include "Ordo_PerfCopyIf.hpp"
 #include "Ordo_PerfHarness.hpp"
@@ -34,7 +35,8 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
       "or all (the default); unique, run_length_encode, reduce_by_key: runs:L (sorted "
       "keys in runs of mean length L, default 4); particle_binning: uniform (random cells) "
       "or moved:P (a sorted set after P% of its particles moved to a neighbouring "
-      "cell)");
+      "cell); scan_by_key: runs:L; coo2crs: uniform (random triplets, 30% repeats) or fem:B "
+      "(B x B element blocks)");
   sub->add_option(
       "--baseline", o.baselines,
       "baselines to run (default: all built in): copy, std::merge, "
@@ -48,7 +50,7 @@ void add_common(CLI::App* sub, OrdoPerf::Options& o) {
       "std::set_*, thrust::set_*, Kokkos::UnorderedMap hash join, std:: (the runs' host "
       "loops), cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode, "
       "cub::DeviceReduce::ReduceByKey, Kokkos::BinSort, cub pipeline, sequential counting "
-      "sort");
+      "sort, cub::DeviceScan::InclusiveScanByKey, thrust::inclusive_scan_by_key");
   sub->add_flag("--check", o.check, "check Ordo's output against the std:: oracle");
 }
 
@@ -84,7 +86,9 @@ int main(int argc, char* argv[]) {
        }},
       {"reduce_by_key", [](const OrdoPerf::Options& o,
                            OrdoPerf::Report& r) { OrdoPerf::run_runs(o, r, "reduce_by_key"); }},
-      {"particle_binning", OrdoPerf::run_particle_binning}};
+      {"particle_binning", OrdoPerf::run_particle_binning},
+      {"coo2crs", OrdoPerf::run_coo2crs},
+      {"scan_by_key", OrdoPerf::run_scan_by_key}};
   for (auto& [name, run] : primitives) {
     add_common(app.add_subcommand(name, "time " + name), o);
   }
@@ -126,6 +130,11 @@ int main(int argc, char* argv[]) {
                    "tuning experiment: whether the vendor sort first finds the bits that vary, "
                    "0 or 1 (default: Ordo's tuning)")
       ->check(CLI::Range(0, 1));
+  app.get_subcommand("sort")
+      ->add_option("--keys", o.keys,
+                   "key Views: 1 (default) or 2 (sort_by_key(keys(row, col), f64 values); --dist "
+                   "uniform: any u32, matrix: both below n / 16)")
+      ->check(CLI::Range(1, 2));
   app.get_subcommand("segmented_sort")
       ->add_option("--segments", o.segments,
                    "segment lengths: uniform:L, powerlaw (mean about 16, at most 2^16), tiny "

@@ -9,6 +9,8 @@
 //                                                 (timed), the previous call's are freed before
 //                                                 it (untimed)
 // Every timed call starts from the same unsorted rows.
+//   coo2crs   the CRS matrix of Triplets (ordo-perf coo2crs' inputs: --dist uniform or fem:B;
+//             int indices, f64 values), the matrix allocated in the call
 
 #include "Ordo_PerfHarness.hpp"
 #include "Ordo_PerfInputs.hpp"
@@ -17,6 +19,7 @@
 
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_SortCrs.hpp>
+#include <KokkosSparse_coo2crs.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -41,7 +44,8 @@ using Entries = Matrix::index_type;
 using Values = Matrix::values_type;
 
 const std::vector<std::string> primitives = {"sort_crs_matrix", "sort_crs_graph",
-                                             "sort_and_merge_matrix", "sort_and_merge_graph"};
+                                             "sort_and_merge_matrix", "sort_and_merge_graph",
+                                             "coo2crs"};
 
 // Rows of n entries in all: lengths from --segments, column ids of [0, 2^24), a share `repeats` of
 // each row's entries copies of the row's other column ids; values small integers (exact sums).
@@ -124,8 +128,48 @@ std::vector<typename V::non_const_value_type> host_of(const V& v) {
   return std::vector<typename V::non_const_value_type>(h.data(), h.data() + h.extent(0));
 }
 
+// coo2crs: Ordo's against Kokkos Kernels' on the same triplets.
+void run_coo2crs_point(const Options& o, Report& report, int log2n) {
+  const ExecSpace space;
+  const Triplets t = make_triplets(o.dist, std::int64_t(1) << log2n, 17);
+  const std::int64_t count = t.row.size();
+  const auto row = to_device(t.row, "row");
+  const auto col = to_device(t.col, "col");
+  const auto data = to_device(t.data, "data");
+  Ordo::KokkosKernels::Coo2CrsMatrix<ExecSpace, decltype(row), decltype(col), decltype(data)> A, K;
+  Point p{"coo2crs", "i32", o.dist, "ordo", true, count, {}, 0.0, 1.0};
+  p.stats = time_device(space, o.warmup, o.reps, [&] {
+    A = Ordo::KokkosKernels::coo2crs(space, int(t.m), int(t.n), row, col, data);
+  });
+  p.bytes = double(count) * 16 + double(A.nnz()) * 12 + double(t.m + 1) * 4;
+  report.point(p);
+  if (wanted(o, "copy")) {
+    const Stats s = time_copy(o, p.bytes);
+    report.point(Point{"coo2crs", "i32", o.dist, "copy", true, count, s, p.bytes,
+                       s.median_ms / p.stats.median_ms});
+  }
+  if (wanted(o, "KokkosSparse")) {
+    const Stats s = time_device(space, o.warmup, o.reps, [&] {
+      K = KokkosSparse::coo2crs(int(t.m), int(t.n), row, col, data);
+    });
+    report.point(Point{"coo2crs", "i32", o.dist, "KokkosSparse::coo2crs", true, count, s, p.bytes,
+                       s.median_ms / p.stats.median_ms});
+    if (o.check && (host_of(K.graph.row_map) != host_of(A.graph.row_map) ||
+                    host_of(K.graph.entries) != host_of(A.graph.entries) ||
+                    host_of(K.values) != host_of(A.values))) {
+      throw std::runtime_error(
+          "ordo-perf-kokkoskernels --check: coo2crs differs from Kokkos "
+          "Kernels'");
+    }
+  }
+}
+
 void run_point(const Options& o, double repeats, const std::string& primitive, Report& report,
                int log2n) {
+  if (primitive == "coo2crs") {
+    run_coo2crs_point(o, report, log2n);
+    return;
+  }
   const ExecSpace space;
   const std::int64_t n = std::int64_t(1) << log2n;
   const bool merge = primitive.rfind("sort_and_merge", 0) == 0;
@@ -210,7 +254,7 @@ int main(int argc, char* argv[]) {
   app.add_option("--output", output, "also append JSON lines to this file");
   app.add_option("--primitive", chosen,
                  "sort_crs_matrix, sort_crs_graph, sort_and_merge_matrix, "
-                 "sort_and_merge_graph (default: all)")
+                 "sort_and_merge_graph, coo2crs (default: all)")
       ->check(CLI::IsMember(primitives))
       ->delimiter(',');
   app.add_option("--reps", o.reps, "timed repetitions per point (median, min, max)");
@@ -218,6 +262,7 @@ int main(int argc, char* argv[]) {
   app.add_option("--log2n", o.log2n, "nonzeros as log2: first:last[:step]");
   app.add_option("--segments", o.segments,
                  "row lengths: uniform:L, powerlaw (default), tiny or cells (ordo-perf's names)");
+  app.add_option("--dist", o.dist, "coo2crs: uniform (default) or fem:B");
   app.add_option("--repeats", repeats,
                  "sort_and_merge: the share of each row's entries that "
                  "repeat a column id of the row (default 0.3)")

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The assembly of CRS arrays from triplets (the core of Ordo::KokkosKernels::coo2crs, tested here
+// on every backend without Kokkos Kernels) against a sequential std::map assembly.
+
+#include "Ordo_TestOracle.hpp"
+#include "Ordo_TestTriplets.hpp"
+
+#include <Ordo.hpp>
+#include <impl/device/Ordo_AssemblyImpl.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using namespace OrdoTest;
+
+template <class R, class C, class V>
+void check_assembly(const Triplets<R, C, V>& t) {
+  const auto a = assemble(t);
+  const auto row = to_device(t.row, "row");
+  const auto col = to_device(t.col, "col");
+  const auto data = to_device(t.data, "data");
+  using Arrays = Ordo::Impl::CrsArrays<DeviceView<C>, DeviceView<R>, DeviceView<V>>;
+  const auto crs =
+      Ordo::Impl::assemble_crs<Arrays>("assemble_crs", ExecSpace(), t.m, t.n, row, col, data);
+  expect_crs(a, crs.row_map, crs.entries, crs.values);
+  const auto again =
+      Ordo::Impl::assemble_crs<Arrays>("assemble_crs", ExecSpace(), t.m, t.n, row, col, data);
+  EXPECT_TRUE(bitwise_equal(to_host(crs.values), to_host(again.values))) << "the same bits";
+}
+
+TEST(Assembly, RandomAndFemTriplets) {
+  for (std::size_t count : {std::size_t(1), std::size_t(5000), std::size_t(70001)}) {
+    check_assembly(random_triplets<int, int, double>(500, 700, count, 1));
+    check_assembly(random_triplets<std::int64_t, std::int64_t, float>(3000, 90, count, 2));
+    check_assembly(random_triplets<int, int, Kokkos::complex<double>>(64, 64, count, 3));
+  }
+  check_assembly(random_triplets<int, int, double>(1 << 16, 1 << 16, large_size(), 4));
+  check_assembly(fem_triplets(20000, 4));
+  check_assembly(fem_triplets(2000, 8));
+}
+
+TEST(Assembly, ShapesDroppedAndWideIndices) {
+  using T = Triplets<int, int, double>;
+  check_assembly(T{0, 0, {}, {}, {}});
+  check_assembly(T{5, 3, {}, {}, {}});
+  check_assembly(T{9, 9, {4, 5, 4, -1}, {1, 1, 1, 2}, {1, 1, 1, 7}});
+  // Widths with the dropped word past 64 bits: the chained way; at 64 bits: the packed way.
+  using W = Triplets<std::int64_t, std::int64_t, double>;
+  const std::int64_t wide = std::int64_t(1) << 62;
+  check_assembly(W{4, wide, {3, 0, -1, 3, 1}, {wide - 1, 5, 2, wide - 1, 0}, {1, 2, 3, 4, 5}});
+  check_assembly(W{4, wide, {3, 0, 3, 1}, {wide - 1, 5, wide - 1, 0}, {1, 2, 4, 5}});
+}
+
+}  // namespace
