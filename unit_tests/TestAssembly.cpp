@@ -55,4 +55,18 @@ TEST(Assembly, ShapesDroppedAndWideIndices) {
   check_assembly(W{4, wide, {3, 0, 3, 1}, {wide - 1, 5, wide - 1, 0}, {1, 2, 4, 5}});
 }
 
+// Runs longer than the walk's limit (AssemblyTuning): the sums go to reduce_by_key.
+TEST(Assembly, LongRunsTakeTheReduction) {
+  using Tuning = Ordo::Impl::AssemblyTuning<ExecSpace>;
+  for (std::int64_t len : {Tuning::walk_limit, Tuning::walk_limit + 1, std::int64_t(70001)}) {
+    auto t = random_triplets<int, int, double>(50, 50, 3000, 5);
+    for (std::int64_t k = 0; k < len; ++k) {
+      t.row.push_back(7);
+      t.col.push_back(11);
+      t.data.push_back(double(k % 13) / 8);
+    }
+    check_assembly(t);
+  }
+}
+
 }  // namespace

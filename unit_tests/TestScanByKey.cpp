@@ -73,7 +73,7 @@ std::vector<std::size_t> scan_sizes() {
   const std::size_t tile = std::size_t(Tuning::team_size) * Tuning::vt(4, 8);
   std::vector<std::size_t> sizes{0, 1, 2};
   for (std::size_t n : offset_sizes(tile)) sizes.push_back(n);
-  sizes.push_back(std::size_t(Tuning::host_chunk) * 3 + 17);
+  sizes.push_back((std::size_t(3) << 16) + 17);  // three of the hosts' chunks and more
   return sizes;
 }
 

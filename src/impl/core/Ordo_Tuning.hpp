@@ -111,6 +111,14 @@ struct RunsTuning {
   static constexpr std::int64_t host_chunk = std::int64_t(1) << 16;
 };
 
+// The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each run of
+// repeated (row, column) pairs where no run is longer than walk_limit (a serial walk); longer runs
+// send the sums to reduce_by_key.
+template <class ExecSpace>
+struct AssemblyTuning {
+  static constexpr std::int64_t walk_limit = 64;
+};
+
 // The joins' exclusive scan of counts on device backends: team_size threads a tile of
 // team_size * vt counts, a decoupled look-back reading lookback_window words at once.
 template <class ExecSpace>

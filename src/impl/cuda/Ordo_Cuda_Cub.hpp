@@ -7,7 +7,9 @@
 // that includes CUB (from the CUDA toolkit): the sort's cub::DeviceRadixSort and
 // cub::DeviceMergeSort (Ordo_SortVendorImpl.hpp), merge's cub::DeviceMerge (Ordo_MergeImpl.hpp;
 // CUDA 12.8 and later: ORDO_CUB_MERGE), and the runs' cub::DeviceSelect::Unique,
-// cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp). Sort
+// cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp), and
+// the scans by key's cub::DeviceScan::InclusiveScanByKey and ExclusiveScanByKey
+// (Ordo_ScanByKeyImpl.hpp). Sort
 // keys are CUB's arithmetic types in CUB's order (the device level hands it only keys for which
 // that is Ordo's order), values any trivially copyable type (void: keys only); the runs get integer
 // keys (CUB's == is Ordo's equality for them). Every call runs on the space's stream and returns
@@ -29,7 +31,9 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
+#include <cuda/std/functional>
 
 #include <cstddef>
 #include <cstdint>
@@ -157,6 +161,22 @@ void cub_reduce_by_key(const char* fn, void* temp, std::size_t& bytes, const K* 
   cub_check(cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, values_out, runs,
                                            op, int(n), space.cuda_stream()),
             fn, "DeviceReduce::ReduceByKey");
+}
+
+// The scan by key of values (exclusive: from init at each run's first element) into out.
+template <class K, class V, class Op>
+void cub_scan_by_key(const char* fn, void* temp, std::size_t& bytes, const K* keys, const V* values,
+                     V* out, const Op& op, bool exclusive, const V& init, std::int64_t n,
+                     const Kokkos::Cuda& space) {
+  if (exclusive) {
+    cub_check(cub::DeviceScan::ExclusiveScanByKey(temp, bytes, keys, values, out, op, init, int(n),
+                                                  ::cuda::std::equal_to<>{}, space.cuda_stream()),
+              fn, "DeviceScan::ExclusiveScanByKey");
+  } else {
+    cub_check(cub::DeviceScan::InclusiveScanByKey(temp, bytes, keys, values, out, op, int(n),
+                                                  ::cuda::std::equal_to<>{}, space.cuda_stream()),
+              fn, "DeviceScan::InclusiveScanByKey");
+  }
 }
 
 }  // namespace Ordo::Impl::CudaSeam

@@ -11,16 +11,22 @@
 //           all-ones word left for the dropped triplets (they sort last):
 //           Ordo::coo2crs::pack    each triplet's (row, column) as one word
 //           the stable sort of the words with the values, out of place (the radix or vendor sort
-//           of the bits that vary), the runs' sum of each repeated (row, column) (reduce_by_key:
-//           deterministic, so the same bits every run), the number of runs read back, then
-//           Ordo::coo2crs::write   the column ids, values and row map in one pass (each run's row
-//                                  from its word; the row map as bin_offsets fills it)
+//           of the bits that vary), the runs' first positions (a compaction of the heads of the
+//           sorted words) and their number read back, the arrays allocated, then
+//           Ordo::coo2crs::write   the column ids, values and row map in one pass: a thread a
+//                                  run sums its values left to right (the input's order: the
+//                                  same bits every run, those of a sequential assembly), writes
+//                                  its column id and value, and fills the row map as bin_offsets
+//                                  does; where a run is longer than AssemblyTuning's walk_limit,
+//                                  reduce_by_key sums the runs (deterministic too) and the write
+//                                  runs again
 //   chained otherwise: the triplets copied (a flag for the dropped ones, the row, the column:
 //           Ordo::coo2crs::copy), sorted by the three keys (Ordo_SortMultiKeyImpl.hpp), each run
 //           numbered (Ordo::coo2crs::number), then the same sum and write
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
+#include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
@@ -50,7 +56,15 @@ struct CrsArrays {
 };
 
 // The assembly's buffers (slots of its own).
-enum class AssemblySlot : int { keys, sorted_keys, sorted_values, run_keys, run_values, count };
+enum class AssemblySlot : int {
+  keys,
+  sorted_keys,
+  sorted_values,
+  starts,
+  run_keys,
+  run_values,
+  count
+};
 
 // Whether index x lies below bound (x may be of any integer type, bound >= 0), and whether it is
 // negative.
@@ -141,48 +155,115 @@ struct PackTriplets {
   }
 };
 
-// Run r's row and column: from its word (packed), or from the chained way's sorted copies at the
-// run's first element.
-template <class RunKeys>
-struct RowColOfWord {
-  RunKeys words;
+// The runs of sorted (row, column) pairs as the write pass reads them: run r's row, column and
+// summed value. value(r, too_long) may refuse (too_long set) where it would walk a long run.
+//   ReducedWords   the packed way after reduce_by_key: each run's word and sum
+//   WalkedWords    the packed way after the compaction of the runs' first positions: a thread
+//                  sums its run's values left to right (the triplets' input order), up to `limit`
+//   ReducedCopies  the chained way after reduce_by_key: each run's row, column and sum
+template <class Words>
+struct WordFields {
+  Words words;
   int col_bits;
-  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
-    return col_bits >= 64 ? 0 : std::uint64_t(words(r)) >> col_bits;
+  KOKKOS_INLINE_FUNCTION std::uint64_t row_of(std::uint64_t w) const {
+    return col_bits >= 64 ? 0 : w >> col_bits;
   }
-  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
-    return std::uint64_t(words(r)) &
-           (col_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << col_bits) - 1);
+  KOKKOS_INLINE_FUNCTION std::uint64_t col_of(std::uint64_t w) const {
+    return w & (col_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << col_bits) - 1);
   }
 };
 
-template <class Rows, class Cols>
-struct RowColOfCopies {
+template <class RunKeys, class RunValues>
+struct ReducedWords : WordFields<RunKeys> {
+  RunValues run_values;
+  ReducedWords(const RunKeys& k, int col_bits, const RunValues& v)
+      : WordFields<RunKeys>{k, col_bits}, run_values(v) {}
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
+    return this->row_of(std::uint64_t(this->words(r)));
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
+    return this->col_of(std::uint64_t(this->words(r)));
+  }
+  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
+};
+
+template <class SortedKeys, class SortedValues, class Starts>
+struct WalkedWords : WordFields<SortedKeys> {
+  SortedValues sorted_values;
+  Starts starts;  // starts(r): run r's first position in the sorted triplets
+  std::int64_t runs, count, limit;
+  WalkedWords(const SortedKeys& k, int col_bits, const SortedValues& v, const Starts& s,
+              std::int64_t runs_, std::int64_t count_, std::int64_t limit_)
+      : WordFields<SortedKeys>{k, col_bits},
+        sorted_values(v),
+        starts(s),
+        runs(runs_),
+        count(count_),
+        limit(limit_) {}
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
+    return this->row_of(std::uint64_t(this->words(starts(r))));
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
+    return this->col_of(std::uint64_t(this->words(starts(r))));
+  }
+  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int& too_long) const {
+    const std::int64_t first = starts(r), last = r + 1 < runs ? starts(r + 1) : count;
+    auto v = sorted_values(first);
+    if (last - first > limit) {
+      too_long = 1;
+      return v;
+    }
+    for (std::int64_t k = first + 1; k < last; ++k) v += sorted_values(k);
+    return v;
+  }
+};
+
+template <class Rows, class Cols, class RunValues>
+struct ReducedCopies {
   Rows rows;
   Cols cols;
+  RunValues run_values;
   KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const { return std::uint64_t(rows(r)); }
   KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const { return std::uint64_t(cols(r)); }
+  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
+};
+
+// A compaction's emitter of the positions it keeps: starts(pos) = i.
+template <class Starts>
+struct EmitPosition {
+  using value_type = std::int64_t;
+  static constexpr int group = 1;
+  Starts starts;
+  bool aligned() const { return false; }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return starts.extent(0); }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return i; }
+  template <int G>
+  KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
+    for (int g = 0; g < G; ++g) v[g] = i + g;
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
+    starts(pos) = typename Starts::non_const_value_type(v);
+  }
 };
 
 // Position i in [0, nnz] writes the row map's entries for the rows in (row(i - 1), row(i)] (all
 // rows through m at i = nnz; the runs' rows ascend); i < nnz also writes entry i's column id and
-// value.
-template <class RowCol, class RunValues, class RowMap, class Entries, class Values>
+// value. Reduces whether a run was refused (too long to walk).
+template <class Runs, class RowMap, class Entries, class Values>
 struct WriteCrs {
-  RowCol runs;
-  RunValues run_values;
+  Runs runs;
   RowMap row_map;
   Entries entries;
   Values values;
   std::int64_t nnz, m;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, int& too_long) const {
     const std::int64_t lo = i == 0 ? 0 : std::int64_t(runs.row(i - 1)) + 1;
     const std::int64_t hi = i == nnz ? m : std::int64_t(runs.row(i));
     using Offset = typename RowMap::non_const_value_type;
     for (std::int64_t b = lo; b <= hi && b <= m; ++b) row_map(b) = Offset(i);
     if (i < nnz) {
       entries(i) = typename Entries::non_const_value_type(runs.col(i));
-      values(i) = run_values(i);
+      values(i) = runs.value(i, too_long);
     }
   }
 };
@@ -228,25 +309,29 @@ struct NumberRuns {
   }
 };
 
-// The matrix of the sorted runs: values summed into run_values, nnz = runs less the dropped run.
-template <class Arrays, class ExecSpace, class RowCol, class RunValues>
-Arrays write_crs(const ExecSpace& space, std::int64_t m, std::int64_t nnz, const RowCol& runs,
-                 const RunValues& run_values) {
-  using RowMap = typename Arrays::RowMap;
-  using Entries = typename Arrays::Entries;
-  using Values = typename Arrays::Values;
-  const RowMap row_map(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::row_map"), m + 1);
-  const Entries entries(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::entries"), nnz);
-  const Values values(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::values"), nnz);
-  Kokkos::parallel_for(
+// The CRS arrays of a matrix of m rows and nnz entries.
+template <class Arrays, class ExecSpace>
+Arrays allocate_crs(const ExecSpace& space, std::int64_t m, std::int64_t nnz) {
+  auto alloc = [&](const char* label) {
+    return Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label));
+  };
+  return Arrays{typename Arrays::RowMap(alloc("Ordo::coo2crs::row_map"), m + 1),
+                typename Arrays::Entries(alloc("Ordo::coo2crs::entries"), nnz),
+                typename Arrays::Values(alloc("Ordo::coo2crs::values"), nnz)};
+}
+
+// Writes the arrays from the runs; false where a run was refused (nothing is then complete).
+template <class ExecSpace, class Arrays, class Runs>
+bool write_crs(const ExecSpace& space, std::int64_t m, const Runs& runs, const Arrays& crs) {
+  const std::int64_t nnz = crs.entries.extent(0);
+  int too_long = 0;
+  Kokkos::parallel_reduce(
       "Ordo::coo2crs::write",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz + 1),
-      WriteCrs<RowCol, RunValues, RowMap, Entries, Values>{runs, run_values, row_map, entries,
-                                                           values, nnz, m});
-  return Arrays{row_map, entries, values};
+      WriteCrs<Runs, typename Arrays::RowMap, typename Arrays::Entries, typename Arrays::Values>{
+          runs, crs.row_map, crs.entries, crs.values, nnz, m},
+      Kokkos::BOr<int>(too_long));
+  return too_long == 0;
 }
 
 template <class Arrays, class ExecSpace, class RowView, class ColView, class DataView>
@@ -267,17 +352,29 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
       const auto sorted_values = workspace<V>(space, count, AssemblySlot::sorted_values);
-      const auto run_keys = workspace<Bits>(space, count, AssemblySlot::run_keys);
-      const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
       Kokkos::parallel_for(
           "Ordo::coo2crs::pack", Range(space, 0, count),
           PackTriplets<RowView, ColView, decltype(keys)>{row, col, keys, col_bits});
       stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{});
+      // The runs' first positions, then each run walked by a thread (deterministic: the input's
+      // order); a run longer than the walk's limit sends the sums to reduce_by_key instead.
+      const auto starts = workspace<std::int64_t>(space, count, AssemblySlot::starts);
+      compact_dispatch(space, count, SelectRunHead<decltype(sorted_keys), less<>>{sorted_keys, {}},
+                       EmitPosition<decltype(starts)>{starts}, total);
+      const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
+      result = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
+      const WalkedWords<decltype(sorted_keys), decltype(sorted_values), decltype(starts)> walked(
+          sorted_keys, col_bits, sorted_values, starts, runs, count,
+          AssemblyTuning<ExecSpace>::walk_limit);
+      if (write_crs(space, m, walked, result)) return;
+      const auto run_keys = workspace<Bits>(space, count, AssemblySlot::run_keys);
+      const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
       reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_keys, run_values,
                              Ordo::plus<>{}, Ordo::less<>{}, total);
-      const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
-      result = write_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0),
-                                 RowColOfWord<decltype(run_keys)>{run_keys, col_bits}, run_values);
+      write_crs(
+          space, m,
+          ReducedWords<decltype(run_keys), decltype(run_values)>(run_keys, col_bits, run_values),
+          result);
     });
     return result;
   }
@@ -318,9 +415,12 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
   };
   firsts(rows, run_rows);
   firsts(cols, run_cols);
-  return write_crs<Arrays>(
-      space, m, runs - (dropped > 0 ? 1 : 0),
-      RowColOfCopies<decltype(run_rows), decltype(run_cols)>{run_rows, run_cols}, run_values);
+  const auto crs = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
+  write_crs(space, m,
+            ReducedCopies<decltype(run_rows), decltype(run_cols), decltype(run_values)>{
+                run_rows, run_cols, run_values},
+            crs);
+  return crs;
 }
 
 // The workspace of coo2crs on count triplets of rows Row, columns Col and values V: the larger
