@@ -7,8 +7,8 @@
 //   check   Ordo::coo2crs::check   one reduction: the first triplet outside [0, m) x [0, n) (an
 //                                  error, before anything is written) and how many have a
 //                                  negative index (dropped, as Kokkos Kernels drops them)
-//   packed  where the row and column widths of m and n fit one word (32 or 64 bits), with the
-//           all-ones word left for the dropped triplets (they sort last):
+//   packed  where the row and column widths of m and n fit one word (32 or 64 bits), with one bit
+//           more for the dropped triplets' word (they sort last):
 //           Ordo::coo2crs::pack    each triplet's (row, column) as one word
 //           the stable sort of the words with the values, out of place (the radix or vendor sort
 //           of the bits that vary), the runs' first positions (a compaction of the heads of the
@@ -137,21 +137,22 @@ std::int64_t check_triplets(const char* fn, const ExecSpace& space, std::int64_t
   return census.dropped;
 }
 
-// Each triplet's (row, column) as one word, the row above the column's col_bits; all ones for a
-// dropped triplet.
+// Each triplet's (row, column) as one word, the row above the column's col_bits; `dropped` (the
+// word above every other) for a dropped triplet.
 template <class RowView, class ColView, class Keys>
 struct PackTriplets {
   RowView row;
   ColView col;
   Keys keys;
   int col_bits;
+  typename Keys::non_const_value_type dropped;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     using Bits = typename Keys::non_const_value_type;
     const auto r = row(i);
     const auto c = col(i);
     // (A column of every bit of the word leaves the row 0: m is 1.)
     const Bits high = col_bits >= int(8 * sizeof(Bits)) ? Bits(0) : Bits(Bits(r) << col_bits);
-    keys(i) = negative_index(r) || negative_index(c) ? ~Bits(0) : Bits(high | Bits(c));
+    keys(i) = negative_index(r) || negative_index(c) ? dropped : Bits(high | Bits(c));
   }
 };
 
@@ -343,7 +344,7 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
   const auto total = workspace<std::int64_t>(space, 1, AssemblySlot::count);
   const int row_bits = width_of(m > 0 ? m - 1 : 0), col_bits = width_of(n > 0 ? n - 1 : 0);
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  // The dropped triplets take the all-ones word: one word more than the matrix's.
+  // The dropped triplets take the word 2^(row_bits + col_bits), above the matrix's: one bit more.
   const int bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
   if (bits <= 64) {
     Arrays result;
@@ -352,10 +353,12 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
       const auto sorted_values = workspace<V>(space, count, AssemblySlot::sorted_values);
-      Kokkos::parallel_for(
-          "Ordo::coo2crs::pack", Range(space, 0, count),
-          PackTriplets<RowView, ColView, decltype(keys)>{row, col, keys, col_bits});
-      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{});
+      Kokkos::parallel_for("Ordo::coo2crs::pack", Range(space, 0, count),
+                           PackTriplets<RowView, ColView, decltype(keys)>{
+                               row, col, keys, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
+      SortOptions known;  // the vendor sort sorts the words' bits only
+      known.key_bits = bits;
+      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{}, known);
       // The runs' first positions, then each run walked by a thread (deterministic: the input's
       // order); a run longer than the walk's limit sends the sums to reduce_by_key instead.
       const auto starts = workspace<std::int64_t>(space, count, AssemblySlot::starts);

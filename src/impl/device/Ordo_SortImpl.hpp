@@ -291,9 +291,10 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
           using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
           const std::int64_t bits_from =
               Codec::floating ? Tuning::vendor_float_bits_from : Tuning::vendor_bits_from;
-          const bool bits = options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0;
+          const bool bits = options.key_bits < 0 &&
+                            (options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0);
           vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits,
-                                algorithm == SortAlgorithm::vendor_merge);
+                                algorithm == SortAlgorithm::vendor_merge, options.key_bits);
           return;
         }
         break;

@@ -231,6 +231,8 @@ void multi_key_sort(const ExecSpace& space, const ValueEnd& values, const SortOp
   using V = decltype(values.load(0));
   const auto packed = packed_fields<Comp>(algo, space, n, views...);
   if (packed.second <= 64) {
+    SortOptions known = options;  // the vendor sort sorts the fields' bits only
+    if (known.key_bits < 0) known.key_bits = packed.second;
     with_packed_bits(packed.second, [&](auto word) {
       using Bits = decltype(word);
       using C = Codec<Bits, less<>>;
@@ -239,16 +241,16 @@ void multi_key_sort(const ExecSpace& space, const ValueEnd& values, const SortOp
       const auto key_less = C::less_of(less<>{});
       if constexpr (std::is_same_v<V, NoValue>) {
         // Equal words are equal keys: without values any sort is stable.
-        sort_records<C, false, V>(space, n, ends, ends, key_less, options);
-      } else if (radix_chosen<ExecSpace, C, V>(n, options)) {
-        sort_records<C, true, V>(space, n, ends, ends, key_less, options);  // stable
+        sort_records<C, false, V>(space, n, ends, ends, key_less, known);
+      } else if (radix_chosen<ExecSpace, C, V>(n, known)) {
+        sort_records<C, true, V>(space, n, ends, ends, key_less, known);  // stable
       } else if constexpr (is_host_space_v<ExecSpace>) {
         host_sort<ExecSpace, Bits, V>(space, n, ends, ends, key_less);  // stable on records
       } else {
         // The slab sort's stable form: the order and the sorted keys, then the values.
         const auto order = workspace<std::uint32_t>(space, n, WorkspaceSlot::multikey_order);
         const Ends<decltype(keys), PositionValues<decltype(order)>> source{keys, {order}};
-        sort_records<C, true, std::uint32_t>(space, n, source, source, key_less, options);
+        sort_records<C, true, std::uint32_t>(space, n, source, source, key_less, known);
         apply_permutation_impl(space, order, values.view);
       }
     });
@@ -272,13 +274,15 @@ void multi_key_permutation(const ExecSpace& space, const PermView& perm, const S
   if (n == 0) return;
   const auto packed = packed_fields<Comp>(algo, space, n, views...);
   if (packed.second <= 64) {
+    SortOptions known = options;  // the vendor sort sorts the fields' bits only
+    if (known.key_bits < 0) known.key_bits = packed.second;
     with_packed_bits(packed.second, [&](auto word) {
       using Bits = decltype(word);
       using C = Codec<Bits, less<>>;
       const PackedKeys<Bits, std::decay_t<decltype(packed.first)>> keys{packed.first};
       const Ends<decltype(keys), PositionValues<PermView>> source{keys, {perm}};
       const Ends<NoEnd, PositionValues<PermView>> sink{{}, {perm}};
-      sort_records<C, true, std::uint32_t>(space, n, source, sink, C::less_of(less<>{}), options);
+      sort_records<C, true, std::uint32_t>(space, n, source, sink, C::less_of(less<>{}), known);
     });
     return;
   }

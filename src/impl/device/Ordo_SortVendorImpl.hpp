@@ -274,13 +274,13 @@ std::pair<BitRange, bool> vendor_bits(const Kokkos::Cuda& space, const KeyView& 
 // nothing, where the staged way must run instead (float keys that may hold -0.0 or NaNs).
 template <class Codec, class V, class Source, class Sink>
 bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
-                     const Source& source, const Sink& sink, bool bits) {
+                     const Source& source, const Sink& sink, bool bits, int key_bits) {
   using Key = typename RawEnd<decltype(Source::keys)>::type;
   using CubValue = typename RawEnd<decltype(Source::values)>::type;
   constexpr bool with_values = !std::is_void_v<CubValue>;
   using SV = std::conditional_t<with_values, CubValue, char>;
   // Without the bits, floats cannot be shown free of -0.0 and NaNs.
-  if (std::is_floating_point_v<Key> && !bits) return false;
+  if (std::is_floating_point_v<Key> && (!bits || key_bits >= 0)) return false;
   const auto in_keys = source.keys.view;
   Key* const out_keys = raw_data(sink.keys);
   CubValue* const out_values = raw_data(sink.values);
@@ -301,7 +301,7 @@ bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
     return in_place ? vendor_temp<false>(fn, space, keys, values, n, r, Codec::descending)
                     : vendor_temp<true>(fn, space, into_keys, into_values, n, r, Codec::descending);
   };
-  BitRange range{0, int(8 * sizeof(Key))};
+  BitRange range{0, key_bits >= 0 ? key_bits : int(8 * sizeof(Key))};
   temp_for(range);
   const auto words = workspace<std::int64_t>(space, 2, WorkspaceSlot::vendor_bits);
   if (bits) {
@@ -340,7 +340,7 @@ bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
 // ascending by CUB between two workspace buffers.
 template <class Codec, class V, class Source, class Sink>
 void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
-                        const Source& source, const Sink& sink, bool bits) {
+                        const Source& source, const Sink& sink, bool bits, int key_bits) {
   using Bits = typename Codec::Bits;
   using SV = StoredValue<V>;
   constexpr bool with_values = !std::is_same_v<V, NoValue>;
@@ -358,7 +358,7 @@ void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t 
     values[1] = v1.data();
   }
   int current = 0;
-  BitRange range{0, int(8 * sizeof(Bits))};
+  BitRange range{0, key_bits >= 0 ? key_bits : int(8 * sizeof(Bits))};
   vendor_temp<false>(fn, space, keys, values, n, range, false);
   const auto words = workspace<std::int64_t>(space, 1, WorkspaceSlot::vendor_bits);
   const VendorStage<with_values, Bits, SV, Source> stage{source, k0.data(), v0.data()};
@@ -426,18 +426,19 @@ bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n
 #endif
 
 // Sorts n records of `source` (keys encoded by Codec, values V) into `sink`, stably, by the vendor
-// merge sort (merge) or radix sort; bits: find the bits that vary first.
+// merge sort (merge) or radix sort; bits: find the bits that vary first; key_bits >= 0: the encoded
+// keys lie below 2^key_bits (SortOptions), the radix sort sorts those bits only.
 template <class Codec, class V, class ExecSpace, class Source, class Sink>
 void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
-                 const Sink& sink, [[maybe_unused]] bool bits,
-                 [[maybe_unused]] bool merge = false) {
+                 const Sink& sink, [[maybe_unused]] bool bits, [[maybe_unused]] bool merge = false,
+                 [[maybe_unused]] int key_bits = -1) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
 #if defined(ORDO_CUDA_VENDOR)
   if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
   if constexpr (raw_ends_v<Source, Sink>) {
-    if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits)) return;
+    if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits, key_bits)) return;
   }
-  vendor_sort_staged<Codec, V>(fn, space, n, source, sink, bits);
+  vendor_sort_staged<Codec, V>(fn, space, n, source, sink, bits, key_bits);
 #endif
 }
 

@@ -113,6 +113,10 @@ struct SortOptions {
   int partition_lanes = -1;
   SortAlgorithm algorithm = SortAlgorithm::automatic;
   int vendor_bits = -1;
+  // The encoded keys are known to lie below 2^key_bits (the sorts by several keys and the assembly
+  // pack theirs so): the vendor radix sort sorts bits [0, key_bits) and searches for none (-1: not
+  // known).
+  int key_bits = -1;
 };
 
 }  // namespace Ordo::Impl
