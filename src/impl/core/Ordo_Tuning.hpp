@@ -113,10 +113,11 @@ struct RunsTuning {
 
 // The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each run of
 // repeated (row, column) pairs where no run is longer than walk_limit (a serial walk); longer runs
-// send the sums to reduce_by_key.
+// send the sums to reduce_by_key. Random triplets with repeats of earlier ones hold runs of a few
+// hundred at 2^24 (the pairs repeated early gather copies).
 template <class ExecSpace>
 struct AssemblyTuning {
-  static constexpr std::int64_t walk_limit = 64;
+  static constexpr std::int64_t walk_limit = 1024;
 };
 
 // The joins' exclusive scan of counts on device backends: team_size threads a tile of
