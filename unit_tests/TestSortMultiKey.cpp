@@ -66,7 +66,8 @@ void check_two_keys(const std::vector<A>& a, const std::vector<B>& b, const Comp
   std::iota(positions.begin(), positions.end(), 0u);
   const ExecSpace space;
   {  // sort_by_key: keys and values, stable
-    auto da = to_device(a), db = to_device(b);
+    auto da = to_device(a);
+    auto db = to_device(b);
     auto dv = to_device(positions);
     Ordo::Impl::multi_key_sort<Comp>(space, Ordo::Impl::PlainEnd<decltype(dv)>{dv}, options, da,
                                      db);
@@ -76,7 +77,8 @@ void check_two_keys(const std::vector<A>& a, const std::vector<B>& b, const Comp
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], order[i]) << "n = " << n << ", i = " << i;
   }
   {  // the permutation form: keys unchanged
-    auto da = to_device(a), db = to_device(b);
+    auto da = to_device(a);
+    auto db = to_device(b);
     DeviceView<std::int64_t> perm("perm", n);
     Ordo::Impl::multi_key_permutation<Comp>(space, perm, options, da, db);
     const auto p = to_host(perm);
