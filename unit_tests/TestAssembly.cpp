@@ -48,11 +48,13 @@ TEST(Assembly, ShapesDroppedAndWideIndices) {
   check_assembly(T{0, 0, {}, {}, {}});
   check_assembly(T{5, 3, {}, {}, {}});
   check_assembly(T{9, 9, {4, 5, 4, -1}, {1, 1, 1, 2}, {1, 1, 1, 7}});
-  // Widths with the dropped word past 64 bits: the chained way; at 64 bits: the packed way.
+  // Widths with the dropped triplets' bit past 64 bits: the chained way; at 64 bits: the packed
+  // way.
   using W = Triplets<std::int64_t, std::int64_t, double>;
-  const std::int64_t wide = std::int64_t(1) << 62;
-  check_assembly(W{4, wide, {3, 0, -1, 3, 1}, {wide - 1, 5, 2, wide - 1, 0}, {1, 2, 3, 4, 5}});
-  check_assembly(W{4, wide, {3, 0, 3, 1}, {wide - 1, 5, wide - 1, 0}, {1, 2, 4, 5}});
+  for (const std::int64_t wide : {std::int64_t(1) << 62, std::int64_t(1) << 61}) {
+    check_assembly(W{4, wide, {3, 0, -1, 3, 1}, {wide - 1, 5, 2, wide - 1, 0}, {1, 2, 3, 4, 5}});
+    check_assembly(W{4, wide, {3, 0, 3, 1}, {wide - 1, 5, wide - 1, 0}, {1, 2, 4, 5}});
+  }
 }
 
 // Runs longer than the walk's limit (AssemblyTuning): the sums go to reduce_by_key.

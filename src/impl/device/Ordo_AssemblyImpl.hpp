@@ -4,15 +4,17 @@
 
 // Device level of the assembly of a CRS matrix from (row, column, value) triplets
 // (Ordo::KokkosKernels::coo2crs; packages/kokkoskernels wraps the arrays in its CrsMatrix):
-//   check   Ordo::coo2crs::check   one reduction: the first triplet outside [0, m) x [0, n) (an
-//                                  error, before anything is written) and how many have a
-//                                  negative index (dropped, as Kokkos Kernels drops them)
-//   packed  where the row and column widths of m and n fit one word (32 or 64 bits), with one bit
-//           more for the dropped triplets' word (they sort last):
-//           Ordo::coo2crs::pack    each triplet's (row, column) as one word
+//   packed  where the row and column widths of m and n and one bit more (the word above the
+//           matrix's, for the dropped triplets: they sort last) fit one word of 32 or 64 bits:
+//           Ordo::coo2crs::pack    each triplet's (row, column) as one word, and the census of the
+//                                  indices in the same pass: the first triplet outside
+//                                  [0, m) x [0, n) (an error, raised before anything but the
+//                                  workspace is written) and how many have a negative index
+//                                  (dropped, as Kokkos Kernels drops them)
 //           the stable sort of the words with the values, out of place (the radix or vendor sort
-//           of the bits that vary), the runs' first positions (a compaction of the heads of the
-//           sorted words) and their number read back, the arrays allocated, then
+//           of the words' bits, SortOptions::key_bits), the runs' first positions (a compaction of the heads of the
+//           sorted words, with each run's word) and their number read back, the arrays
+//           allocated, then
 //           Ordo::coo2crs::write   the column ids, values and row map in one pass: a thread a
 //                                  run sums its values left to right (the input's order: the
 //                                  same bits every run, those of a sequential assembly), writes
@@ -20,9 +22,10 @@
 //                                  does; where a run is longer than AssemblyTuning's walk_limit,
 //                                  reduce_by_key sums the runs (deterministic too) and the write
 //                                  runs again
-//   chained otherwise: the triplets copied (a flag for the dropped ones, the row, the column:
-//           Ordo::coo2crs::copy), sorted by the three keys (Ordo_SortMultiKeyImpl.hpp), each run
-//           numbered (Ordo::coo2crs::number), then the same sum and write
+//   chained otherwise: the triplets copied with the same census (a flag for the dropped ones, the
+//           row, the column: Ordo::coo2crs::copy), sorted by the three keys
+//           (Ordo_SortMultiKeyImpl.hpp), each run numbered (Ordo::coo2crs::number), then the same
+//           sum and write
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
@@ -82,14 +85,16 @@ struct TripletCensus {
   std::int64_t first_bad, dropped;
 };
 
-// The census of the triplets: Kokkos Kernels' order of tests (a row past m or a column past n is
-// an error even where the other index is negative; otherwise a negative index drops the triplet).
-template <class RowView, class ColView>
+// The census of the triplets, taken as write(i) stores each one (the packed way's words, the
+// chained way's copies): Kokkos Kernels' order of tests (a row past m or a column past n is an
+// error even where the other index is negative; otherwise a negative index drops the triplet).
+template <class RowView, class ColView, class Write>
 struct CheckTriplets {
   using value_type = TripletCensus;
   RowView row;
   ColView col;
   std::int64_t m, n;
+  Write write;
   KOKKOS_INLINE_FUNCTION bool past(std::int64_t i) const {
     return (!negative_index(row(i)) && !index_below(row(i), m)) ||
            (!negative_index(col(i)) && !index_below(col(i), n));
@@ -98,6 +103,7 @@ struct CheckTriplets {
     return negative_index(row(i)) || negative_index(col(i));
   }
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& v) const {
+    write(i);
     if (past(i)) {
       v.first_bad = i < v.first_bad ? i : v.first_bad;
     } else if (dropped(i)) {
@@ -114,14 +120,16 @@ struct CheckTriplets {
   }
 };
 
-// The number of dropped triplets; throws naming the first triplet out of range.
-template <class ExecSpace, class RowView, class ColView>
-std::int64_t check_triplets(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
-                            const RowView& row, const ColView& col) {
+// write(i) for every triplet (into the workspace only), then the number of dropped triplets;
+// throws naming the first triplet out of range (the caller's Views unchanged, nothing allocated).
+template <class ExecSpace, class RowView, class ColView, class Write>
+std::int64_t check_triplets(const std::string& label, const char* fn, const ExecSpace& space,
+                            std::int64_t m, std::int64_t n, const RowView& row, const ColView& col,
+                            const Write& write) {
   TripletCensus census{};
-  const CheckTriplets<RowView, ColView> check{row, col, m, n};
+  const CheckTriplets<RowView, ColView, Write> check{row, col, m, n, write};
   Kokkos::parallel_reduce(
-      "Ordo::coo2crs::check",
+      label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, row.extent(0)),
       check, census);
   if (census.first_bad != std::numeric_limits<std::int64_t>::max()) {
@@ -159,8 +167,9 @@ struct PackTriplets {
 // The runs of sorted (row, column) pairs as the write pass reads them: run r's row, column and
 // summed value. value(r, too_long) may refuse (too_long set) where it would walk a long run.
 //   ReducedWords   the packed way after reduce_by_key: each run's word and sum
-//   WalkedWords    the packed way after the compaction of the runs' first positions: a thread
-//                  sums its run's values left to right (the triplets' input order), up to `limit`
+//   WalkedWords    the packed way after the compaction of the runs' first words and positions:
+//                  a thread sums its run's values left to right (the triplets' input order), up
+//                  to `limit`
 //   ReducedCopies  the chained way after reduce_by_key: each run's row, column and sum
 template <class Words>
 struct WordFields {
@@ -188,24 +197,24 @@ struct ReducedWords : WordFields<RunKeys> {
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
 };
 
-template <class SortedKeys, class SortedValues, class Starts>
-struct WalkedWords : WordFields<SortedKeys> {
+template <class RunWords, class SortedValues, class Starts>
+struct WalkedWords : WordFields<RunWords> {
   SortedValues sorted_values;
   Starts starts;  // starts(r): run r's first position in the sorted triplets
   std::int64_t runs, count, limit;
-  WalkedWords(const SortedKeys& k, int col_bits, const SortedValues& v, const Starts& s,
+  WalkedWords(const RunWords& k, int col_bits, const SortedValues& v, const Starts& s,
               std::int64_t runs_, std::int64_t count_, std::int64_t limit_)
-      : WordFields<SortedKeys>{k, col_bits},
+      : WordFields<RunWords>{k, col_bits},
         sorted_values(v),
         starts(s),
         runs(runs_),
         count(count_),
         limit(limit_) {}
   KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
-    return this->row_of(std::uint64_t(this->words(starts(r))));
+    return this->row_of(std::uint64_t(this->words(r)));
   }
   KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
-    return this->col_of(std::uint64_t(this->words(starts(r))));
+    return this->col_of(std::uint64_t(this->words(r)));
   }
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int& too_long) const {
     const std::int64_t first = starts(r), last = r + 1 < runs ? starts(r + 1) : count;
@@ -229,21 +238,28 @@ struct ReducedCopies {
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
 };
 
-// A compaction's emitter of the positions it keeps: starts(pos) = i.
-template <class Starts>
-struct EmitPosition {
-  using value_type = std::int64_t;
+// A compaction's emitter of the runs' first elements: run_words(pos) = the word there, starts(pos)
+// = its position.
+template <class Words, class RunWords, class Starts>
+struct EmitRunStart {
+  struct value_type {
+    typename Words::non_const_value_type word;
+    std::int64_t position;
+  };
   static constexpr int group = 1;
+  Words words;
+  RunWords run_words;
   Starts starts;
   bool aligned() const { return false; }
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return starts.extent(0); }
-  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return i; }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return {words(i), i}; }
   template <int G>
   KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
-    for (int g = 0; g < G; ++g) v[g] = i + g;
+    for (int g = 0; g < G; ++g) v[g] = load(i + g);
   }
   KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
-    starts(pos) = typename Starts::non_const_value_type(v);
+    run_words(pos) = v.word;
+    starts(pos) = v.position;
   }
 };
 
@@ -340,43 +356,45 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
                     const RowView& row, const ColView& col, const DataView& data) {
   using V = typename DataView::non_const_value_type;
   const std::int64_t count = row.extent(0);
-  const std::int64_t dropped = check_triplets(fn, space, m, n, row, col);
   const auto total = workspace<std::int64_t>(space, 1, AssemblySlot::count);
   const int row_bits = width_of(m > 0 ? m - 1 : 0), col_bits = width_of(n > 0 ? n - 1 : 0);
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   // The dropped triplets take the word 2^(row_bits + col_bits), above the matrix's: one bit more.
-  const int bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
-  if (bits <= 64) {
+  const int word_bits = row_bits + col_bits + 1;
+  if (word_bits <= 64) {
     Arrays result;
-    with_packed_bits(bits, [&](auto word) {
+    with_packed_bits(word_bits, [&](auto word) {
       using Bits = decltype(word);
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
       const auto sorted_values = workspace<V>(space, count, AssemblySlot::sorted_values);
-      Kokkos::parallel_for("Ordo::coo2crs::pack", Range(space, 0, count),
-                           PackTriplets<RowView, ColView, decltype(keys)>{
-                               row, col, keys, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
-      SortOptions known;  // the vendor sort sorts the words' bits only
-      known.key_bits = bits;
-      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{}, known);
-      // The runs' first positions, then each run walked by a thread (deterministic: the input's
-      // order); a run longer than the walk's limit sends the sums to reduce_by_key instead.
+      const auto run_words = workspace<Bits>(space, count, AssemblySlot::run_keys);
       const auto starts = workspace<std::int64_t>(space, count, AssemblySlot::starts);
+      const std::int64_t dropped =
+          check_triplets("Ordo::coo2crs::pack", fn, space, m, n, row, col,
+                         PackTriplets<RowView, ColView, decltype(keys)>{
+                             row, col, keys, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
+      SortOptions known;  // the vendor sort sorts the words' bits only
+      known.key_bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
+      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{}, known);
+      // The runs' first words and positions, then each run walked by a thread (deterministic: the
+      // input's order); a run longer than the walk's limit sends the sums to reduce_by_key.
       compact_dispatch(space, count, SelectRunHead<decltype(sorted_keys), less<>>{sorted_keys, {}},
-                       EmitPosition<decltype(starts)>{starts}, total);
+                       EmitRunStart<decltype(sorted_keys), decltype(run_words), decltype(starts)>{
+                           sorted_keys, run_words, starts},
+                       total);
       const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
       result = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
-      const WalkedWords<decltype(sorted_keys), decltype(sorted_values), decltype(starts)> walked(
-          sorted_keys, col_bits, sorted_values, starts, runs, count,
+      const WalkedWords<decltype(run_words), decltype(sorted_values), decltype(starts)> walked(
+          run_words, col_bits, sorted_values, starts, runs, count,
           AssemblyTuning<ExecSpace>::walk_limit);
       if (write_crs(space, m, walked, result)) return;
-      const auto run_keys = workspace<Bits>(space, count, AssemblySlot::run_keys);
       const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
-      reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_keys, run_values,
+      reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_words, run_values,
                              Ordo::plus<>{}, Ordo::less<>{}, total);
       write_crs(
           space, m,
-          ReducedWords<decltype(run_keys), decltype(run_values)>(run_keys, col_bits, run_values),
+          ReducedWords<decltype(run_words), decltype(run_values)>(run_words, col_bits, run_values),
           result);
     });
     return result;
@@ -387,8 +405,8 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
   const auto rows = workspace<Row>(space, count, AssemblySlot::sorted_keys);
   const auto cols = workspace<Col>(space, count, AssemblySlot::run_keys);
   const auto vals = workspace<V>(space, count, AssemblySlot::sorted_values);
-  Kokkos::parallel_for(
-      "Ordo::coo2crs::copy", Range(space, 0, count),
+  const std::int64_t dropped = check_triplets(
+      "Ordo::coo2crs::copy", fn, space, m, n, row, col,
       CopyTriplets<RowView, ColView, DataView, decltype(flags), decltype(rows), decltype(cols),
                    decltype(vals)>{row, col, data, flags, rows, cols, vals});
   multi_key_sort<Ordo::less<>>(space, PlainEnd<decltype(vals)>{vals}, SortOptions{}, flags, rows,
