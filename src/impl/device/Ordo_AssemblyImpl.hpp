@@ -11,10 +11,10 @@
 //                                  [0, m) x [0, n) (an error, raised before anything but the
 //                                  workspace is written) and how many have a negative index
 //                                  (dropped, as Kokkos Kernels drops them)
-//           the stable sort of the words with the values, out of place (the radix or vendor sort
-//           of the words' bits, SortOptions::key_bits), the runs' first positions (a compaction of the heads of the
-//           sorted words, with each run's word) and their number read back, the arrays
-//           allocated, then
+//           the stable sort of the words with the values, out of place (the radix or vendor
+//           sort of the words' bits, SortOptions::key_bits), the runs' first positions (a
+//           compaction of the heads of the sorted words, with each run's word) and their number
+//           read back, the arrays allocated, then
 //           Ordo::coo2crs::write   the column ids, values and row map in one pass: a thread a
 //                                  run sums its values left to right (the input's order: the
 //                                  same bits every run, those of a sequential assembly), writes
