@@ -13,8 +13,8 @@
 //                                  (dropped, as Kokkos Kernels drops them)
 //           the stable sort of the words with the values, out of place (the radix or vendor
 //           sort of the words' bits, SortOptions::key_bits), the runs' first positions (a
-//           compaction of the heads of the sorted words, with each run's word) and their number
-//           read back, the arrays allocated, then
+//           compaction of the heads of the sorted words) and their number read back, the arrays
+//           allocated, then
 //           Ordo::coo2crs::write   the column ids, values and row map in one pass: a thread a
 //                                  run sums its values left to right (the input's order: the
 //                                  same bits every run, those of a sequential assembly), writes
@@ -167,9 +167,8 @@ struct PackTriplets {
 // The runs of sorted (row, column) pairs as the write pass reads them: run r's row, column and
 // summed value. value(r, too_long) may refuse (too_long set) where it would walk a long run.
 //   ReducedWords   the packed way after reduce_by_key: each run's word and sum
-//   WalkedWords    the packed way after the compaction of the runs' first words and positions:
-//                  a thread sums its run's values left to right (the triplets' input order), up
-//                  to `limit`
+//   WalkedWords    the packed way after the compaction of the runs' first positions: a thread
+//                  sums its run's values left to right (the triplets' input order), up to `limit`
 //   ReducedCopies  the chained way after reduce_by_key: each run's row, column and sum
 template <class Words>
 struct WordFields {
@@ -197,24 +196,24 @@ struct ReducedWords : WordFields<RunKeys> {
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
 };
 
-template <class RunWords, class SortedValues, class Starts>
-struct WalkedWords : WordFields<RunWords> {
+template <class SortedKeys, class SortedValues, class Starts>
+struct WalkedWords : WordFields<SortedKeys> {
   SortedValues sorted_values;
   Starts starts;  // starts(r): run r's first position in the sorted triplets
   std::int64_t runs, count, limit;
-  WalkedWords(const RunWords& k, int col_bits, const SortedValues& v, const Starts& s,
+  WalkedWords(const SortedKeys& k, int col_bits, const SortedValues& v, const Starts& s,
               std::int64_t runs_, std::int64_t count_, std::int64_t limit_)
-      : WordFields<RunWords>{k, col_bits},
+      : WordFields<SortedKeys>{k, col_bits},
         sorted_values(v),
         starts(s),
         runs(runs_),
         count(count_),
         limit(limit_) {}
   KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
-    return this->row_of(std::uint64_t(this->words(r)));
+    return this->row_of(std::uint64_t(this->words(starts(r))));
   }
   KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
-    return this->col_of(std::uint64_t(this->words(r)));
+    return this->col_of(std::uint64_t(this->words(starts(r))));
   }
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int& too_long) const {
     const std::int64_t first = starts(r), last = r + 1 < runs ? starts(r + 1) : count;
@@ -238,28 +237,23 @@ struct ReducedCopies {
   KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
 };
 
-// A compaction's emitter of the runs' first elements: run_words(pos) = the word there, starts(pos)
-// = its position.
-template <class Words, class RunWords, class Starts>
-struct EmitRunStart {
-  struct value_type {
-    typename Words::non_const_value_type word;
-    std::int64_t position;
-  };
+// A compaction's emitter of the positions it keeps: starts(pos) = i. (Emitting each run's word
+// beside its position made the compaction three times slower: 16-byte elements staged for every
+// input.)
+template <class Starts>
+struct EmitPosition {
+  using value_type = std::int64_t;
   static constexpr int group = 1;
-  Words words;
-  RunWords run_words;
   Starts starts;
   bool aligned() const { return false; }
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return starts.extent(0); }
-  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return {words(i), i}; }
+  KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return i; }
   template <int G>
   KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
-    for (int g = 0; g < G; ++g) v[g] = load(i + g);
+    for (int g = 0; g < G; ++g) v[g] = i + g;
   }
   KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
-    run_words(pos) = v.word;
-    starts(pos) = v.position;
+    starts(pos) = typename Starts::non_const_value_type(v);
   }
 };
 
@@ -377,16 +371,14 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
       SortOptions known;  // the vendor sort sorts the words' bits only
       known.key_bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
       stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{}, known);
-      // The runs' first words and positions, then each run walked by a thread (deterministic: the
-      // input's order); a run longer than the walk's limit sends the sums to reduce_by_key.
+      // The runs' first positions, then each run walked by a thread (deterministic: the input's
+      // order); a run longer than the walk's limit sends the sums to reduce_by_key.
       compact_dispatch(space, count, SelectRunHead<decltype(sorted_keys), less<>>{sorted_keys, {}},
-                       EmitRunStart<decltype(sorted_keys), decltype(run_words), decltype(starts)>{
-                           sorted_keys, run_words, starts},
-                       total);
+                       EmitPosition<decltype(starts)>{starts}, total);
       const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
       result = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
-      const WalkedWords<decltype(run_words), decltype(sorted_values), decltype(starts)> walked(
-          run_words, col_bits, sorted_values, starts, runs, count,
+      const WalkedWords<decltype(sorted_keys), decltype(sorted_values), decltype(starts)> walked(
+          sorted_keys, col_bits, sorted_values, starts, runs, count,
           AssemblyTuning<ExecSpace>::walk_limit);
       if (write_crs(space, m, walked, result)) return;
       const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
