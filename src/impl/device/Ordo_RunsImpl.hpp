@@ -170,6 +170,29 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
                     typename TotalView::non_const_value_type(runs));
 }
 
+// The runs' tiles of n elements (keys of Key, values of V) on any backend: RunsTuning's team_size *
+// vt elements a tile, their look-back words and carried values from the workspace (the words
+// zeroed), and make(vt, words, carries, tiles) the tiles' functor (vt a std::integral_constant),
+// launched as Ordo::<algo>::tiles (reduce_runs, and the scans by key's scan_runs).
+template <class V, class Key, class ExecSpace, class Make>
+void launch_run_tiles(const std::string& algo, const ExecSpace& space, std::int64_t n,
+                      const Make& make) {
+  using Tuning = RunsTuning<ExecSpace>;
+  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
+  constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
+  using Carries = LookbackCarries<V, decltype(words)>;
+  const Carries carries{
+      workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
+  // A single tile takes no ticket and reads no word: nothing to zero.
+  if (tiles > 1) Kokkos::deep_copy(space, words, 0);
+  const auto functor = make(std::integral_constant<int, vt>{}, words, carries, tiles);
+  launch_tiles<Tuning::team_size, Tuning::min_teams>(
+      "Ordo::" + algo + "::tiles", space,
+      TilePlan{tiles, Tuning::team_size, decltype(functor)::scratch_bytes()}, functor);
+}
+
 // The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
 // their extents), the number of runs to total(0). Host backends take the chunks
 // (host_reduce_runs) unless `use_tiles` asks for the device's tiles (the tests: on every backend).
@@ -190,24 +213,14 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       return;
     }
   }
-  using Tuning = RunsTuning<ExecSpace>;
-  using Key = typename KeyView::non_const_value_type;
-  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
-  constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
-  using Words = decltype(words);
-  using Carries = LookbackCarries<V, Words>;
-  const Carries carries{
-      workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
-  // A single tile takes no ticket and reads no word: nothing to zero.
-  if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  using Functor = RunTiles<Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
-                           Source, V, Op, Comp, KeyOut, ValueOut, TotalView, Words, Carries>;
-  launch_tiles<Tuning::team_size, Tuning::min_teams>(
-      "Ordo::" + algo + "::tiles", space,
-      TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
-      Functor{keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles});
+  launch_run_tiles<V, typename KeyView::non_const_value_type>(
+      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
+        using Tuning = RunsTuning<ExecSpace>;
+        return RunTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window, ExecSpace,
+                        KeyView, Source, V, Op, Comp, KeyOut, ValueOut, TotalView,
+                        std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
+            keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles};
+      });
 }
 
 // ---- the entry points, with the CUDA vendor seam -----------------------------------------------

@@ -85,23 +85,14 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
       return;
     }
   }
-  using Tuning = RunsTuning<ExecSpace>;
-  using Key = typename KeyView::non_const_value_type;
-  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
-  constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
-  using Words = decltype(words);
-  using Carries = LookbackCarries<V, Words>;
-  const Carries carries{
-      workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
-  if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  using Functor = ScanByKeyTiles<Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
-                                 Source, V, Op, Comp, OutView, Words, Carries>;
-  launch_tiles<Tuning::team_size, Tuning::min_teams>(
-      "Ordo::" + algo + "::tiles", space,
-      TilePlan{tiles, Tuning::team_size, Functor::scratch_bytes()},
-      Functor{keys, source, op, comp, out, init, exclusive, words, carries, n, tiles});
+  launch_run_tiles<V, typename KeyView::non_const_value_type>(
+      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
+        using Tuning = RunsTuning<ExecSpace>;
+        return ScanByKeyTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+                              ExecSpace, KeyView, Source, V, Op, Comp, OutView,
+                              std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
+            keys, source, op, comp, out, init, exclusive, words, carries, n, tiles};
+      });
 }
 
 // The scan by key of values into out; exclusive: from init.

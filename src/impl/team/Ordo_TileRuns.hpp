@@ -94,6 +94,23 @@ KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& 
   return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)};
 }
 
+// A run tile's elements base + [0, count) staged with coalesced loads: the keys into
+// key_tile(1, count + 1) (key_tile(0): the key before the tile, where there is one), the values of
+// source into value_tile; then a team barrier.
+template <int VT, class Member, class KeyView, class Source, class KeyTile, class ValueTile>
+KOKKOS_INLINE_FUNCTION void stage_run_tile(const Member& member, const KeyView& keys,
+                                           const Source& source, std::int64_t base, int count,
+                                           const KeyTile& key_tile, const ValueTile& value_tile) {
+  using Key = typename KeyTile::non_const_value_type;
+  using V = typename ValueTile::non_const_value_type;
+  auto key_at = [&](int i) -> Key { return keys(base + i); };
+  auto value_at = [&](int i) -> V { return source(base + i); };
+  tile_stage<VT>(member, count, key_at, KeyTile(key_tile.data() + 1, key_tile.extent(0) - 1));
+  tile_stage<VT>(member, count, value_at, value_tile);
+  if (member.team_rank() == 0 && base > 0) key_tile(0) = keys(base - 1);
+  member.team_barrier();
+}
+
 // This thread's VT consecutive elements of the tile, from `first` on, in registers: keys, values
 // and heads (key_tile(i + 1): element i's key, key_tile(0) the key before the tile; value_tile(i):
 // its value), and their partial. Elements past count are no heads.
@@ -224,15 +241,7 @@ struct RunTiles {
     const int first_of_input = base == 0 ? 0 : -1;  // element 0 (a head) if in this tile
     const int last_of_input = id == tiles - 1 ? count - 1 : -1;  // element n - 1 if in this tile
 
-    // Coalesced loads of the keys into key_tile(1, count + 1) (key_tile(0): the key before the
-    // tile) and the values into value_tile.
-    auto key_at = [&](int i) -> Key { return keys(base + i); };
-    auto value_at = [&](int i) -> V { return source(base + i); };
-    const Tile<Key> keys_here(key_tile.data() + 1, tile);
-    tile_stage<VT>(member, count, key_at, keys_here);
-    tile_stage<VT>(member, count, value_at, value_tile);
-    if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
-    member.team_barrier();
+    stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
     const int first = r * VT;
     Key k[VT];
@@ -323,12 +332,7 @@ struct ScanByKeyTiles {
     const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
     const std::int64_t base = id * tile;
     const int count = int(n - base < tile ? n - base : tile);
-    auto key_at = [&](int i) -> Key { return keys(base + i); };
-    auto value_at = [&](int i) -> V { return source(base + i); };
-    tile_stage<VT>(member, count, key_at, Tile<Key>(key_tile.data() + 1, tile));
-    tile_stage<VT>(member, count, value_at, value_tile);
-    if (r == 0 && base > 0) key_tile(0) = keys(base - 1);
-    member.team_barrier();
+    stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
     const int first = r * VT;
     Key k[VT];
