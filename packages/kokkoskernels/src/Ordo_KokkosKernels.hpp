@@ -299,11 +299,12 @@ using Coo2CrsMatrix = KokkosSparse::CrsMatrix<typename DataView::non_const_value
 /// KokkosSparse::coo2crs builds it: repeated (row, column) pairs summed into one entry, column ids
 /// ascending in each row, triplets with a negative row or column dropped. The sums run in the
 /// triplets' input order for each entry, so a floating-point matrix has the same bits on every
-/// run (Kokkos Kernels' atomic sums do not). Errors (std::invalid_argument, before anything is
-/// written; Kokkos Kernels aborts): Views of different lengths, m or n negative, a triplet with a
-/// row of m or more or a column of n or more (the message names the first). The inputs are left
-/// as they are. One sort of the (row, column) pairs packed into one word (perf_tests/README.md).
-/// Synchronization: fences `space` to read back the census and the number of entries.
+/// run (Kokkos Kernels' atomic sums do not). Errors (std::invalid_argument, before the matrix is
+/// allocated, found by the first pass over the triplets; Kokkos Kernels aborts): Views of
+/// different lengths, m or n negative, a triplet with a row of m or more or a column of n or more
+/// (the message names the first). The inputs are left as they are. One sort of the (row, column)
+/// pairs packed into one word (perf_tests/README.md). Synchronization: fences `space` to read back
+/// the census and the number of entries.
 template <class ExecSpace, class DimType, class RowView, class ColView, class DataView,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<RowView>,
                            int> = 0>
