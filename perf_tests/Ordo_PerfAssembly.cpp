@@ -45,11 +45,7 @@
 namespace OrdoPerf {
 namespace {
 
-int width_of(std::uint64_t x) {
-  int w = 0;
-  for (; x; x >>= 1) ++w;
-  return w;
-}
+int width_of(std::uint64_t x) { return int(Kokkos::bit_width(x)); }
 
 // ---- coo2crs ----------------------------------------------------------------------------------
 

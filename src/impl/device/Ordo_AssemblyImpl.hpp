@@ -279,11 +279,8 @@ struct WriteCrs {
   }
 };
 
-inline int width_of(std::int64_t x) {
-  int w = 0;
-  for (std::uint64_t u = std::uint64_t(x); u; u >>= 1) ++w;
-  return w;
-}
+// The bits of x (>= 0).
+inline int width_of(std::int64_t x) { return int(Kokkos::bit_width(std::uint64_t(x))); }
 
 // The chained way's copies: the dropped flag, the row, the column and the value of each triplet.
 template <class RowView, class ColView, class DataView, class Flags, class Rows, class Cols,

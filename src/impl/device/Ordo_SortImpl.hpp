@@ -396,26 +396,37 @@ void stable_permutation(const ExecSpace& space, const KeyView& keys, const PermV
                                        C::less_of(comp), options);
 }
 
-template <class ExecSpace, class KeyView, class ValueView, class Comp>
-void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
-                        const Comp& comp, const SortOptions& options) {
-  using Key = typename KeyView::non_const_value_type;
-  using C = Codec<Key, Comp>;
+// The stable sort of n records whose keys are an end of records (the caller's View through the
+// codec, or the fields of several key Views: Ordo_SortMultiKeyImpl.hpp), sorted in place with
+// the values moved with them.
+template <class C, class ExecSpace, class KeysEnd, class ValueView>
+void stable_sort_end_by_key(const ExecSpace& space, std::int64_t n, const KeysEnd& keys,
+                            const ValueView& values, const typename C::Less& less,
+                            const SortOptions& options) {
   using V = typename ValueView::non_const_value_type;
-  const std::int64_t n = keys.extent(0);
-  const Ends<CodecKeys<C, KeyView>, PlainEnd<ValueView>> ends{{keys}, {values}};
+  const Ends<KeysEnd, PlainEnd<ValueView>> ends{keys, {values}};
   if (radix_chosen<ExecSpace, C, V>(n, options)) {
     // The radix sort is stable: the values move with their keys, no permutation.
-    sort_records<C, true, V>(space, n, ends, ends, C::less_of(comp), options);
+    sort_records<C, true, V>(space, n, ends, ends, less, options);
   } else if constexpr (is_host_space_v<ExecSpace>) {
     // The host sort is stable on records that carry the values themselves, whatever the path
     // (the portable network breaks ties by the values, which are positions only on devices).
-    if (n > 0) host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, C::less_of(comp));
+    if (n > 0) host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, less);
   } else {
+    // The slab sort's stable form: the order and the sorted keys, then the values.
     const auto perm = workspace<std::uint32_t>(space, n, WorkspaceSlot::sort_permutation);
-    stable_permutation(space, keys, perm, CodecKeys<C, KeyView>{keys}, comp, options);
+    const Ends<KeysEnd, PositionValues<decltype(perm)>> records{keys, {perm}};
+    sort_records<C, true, std::uint32_t>(space, n, records, records, less, options);
     apply_permutation_impl(space, perm, values);
   }
+}
+
+template <class ExecSpace, class KeyView, class ValueView, class Comp>
+void stable_sort_by_key(const ExecSpace& space, const KeyView& keys, const ValueView& values,
+                        const Comp& comp, const SortOptions& options) {
+  using C = Codec<typename KeyView::non_const_value_type, Comp>;
+  stable_sort_end_by_key<C>(space, std::int64_t(keys.extent(0)), CodecKeys<C, KeyView>{keys},
+                            values, C::less_of(comp), options);
 }
 
 // Out of place: `out` (the length of `in`, no alias) gets `in` sorted, `in` is left as it was

@@ -117,12 +117,6 @@ struct FindKeySpans {
   }
 };
 
-inline int bit_width(std::uint64_t x) {
-  int w = 0;
-  for (; x; x >>= 1) ++w;
-  return w;
-}
-
 // Sets each field's lo, mask and shift from the spans; returns the bits the fields take.
 template <class Fields, int K>
 int place_fields(Fields& f, const KeySpans<K>& s, int k = 0) {
@@ -131,7 +125,7 @@ int place_fields(Fields& f, const KeySpans<K>& s, int k = 0) {
     return 0;
   } else {
     const int below = place_fields(f.rest, s, k + 1);
-    const int width = bit_width(s.hi[k] - s.lo[k]);
+    const int width = int(Kokkos::bit_width(s.hi[k] - s.lo[k]));
     f.lo = s.lo[k];
     f.mask = width == 0 ? 0 : (~std::uint64_t(0) >> (64 - width));
     f.shift = below;
@@ -228,7 +222,6 @@ void multi_key_sort(const ExecSpace& space, const ValueEnd& values, const SortOp
   constexpr const char* algo = "sort_by_keys";
   const std::int64_t n = std::get<0>(std::tie(views...)).extent(0);
   if (n == 0) return;
-  using V = decltype(values.load(0));
   const auto packed = packed_fields<Comp>(algo, space, n, views...);
   if (packed.second <= 64) {
     SortOptions known = options;  // the vendor sort sorts the fields' bits only
@@ -237,21 +230,13 @@ void multi_key_sort(const ExecSpace& space, const ValueEnd& values, const SortOp
       using Bits = decltype(word);
       using C = Codec<Bits, less<>>;
       const PackedKeys<Bits, std::decay_t<decltype(packed.first)>> keys{packed.first};
-      const Ends<decltype(keys), ValueEnd> ends{keys, values};
       const auto key_less = C::less_of(less<>{});
-      if constexpr (std::is_same_v<V, NoValue>) {
+      if constexpr (std::is_same_v<ValueEnd, NoEnd>) {
         // Equal words are equal keys: without values any sort is stable.
-        sort_records<C, false, V>(space, n, ends, ends, key_less, known);
-      } else if (radix_chosen<ExecSpace, C, V>(n, known)) {
-        sort_records<C, true, V>(space, n, ends, ends, key_less, known);  // stable
-      } else if constexpr (is_host_space_v<ExecSpace>) {
-        host_sort<ExecSpace, Bits, V>(space, n, ends, ends, key_less);  // stable on records
+        const Ends<decltype(keys), NoEnd> ends{keys, {}};
+        sort_records<C, false, NoValue>(space, n, ends, ends, key_less, known);
       } else {
-        // The slab sort's stable form: the order and the sorted keys, then the values.
-        const auto order = workspace<std::uint32_t>(space, n, WorkspaceSlot::multikey_order);
-        const Ends<decltype(keys), PositionValues<decltype(order)>> source{keys, {order}};
-        sort_records<C, true, std::uint32_t>(space, n, source, source, key_less, known);
-        apply_permutation_impl(space, order, values.view);
+        stable_sort_end_by_key<C>(space, n, keys, values.view, key_less, known);
       }
     });
     return;
