@@ -3,7 +3,7 @@
 
 # The Kokkos backends that get a unit-test executable of their own, in the order Kokkos lists them.
 set(ORDO_TEST_BACKENDS "")
-foreach(_backend SERIAL OPENMP THREADS CUDA)
+foreach(_backend SERIAL OPENMP THREADS CUDA HIP)
   if(_backend IN_LIST Kokkos_DEVICES)
     list(APPEND ORDO_TEST_BACKENDS ${_backend})
   endif()

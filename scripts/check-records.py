@@ -1,9 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The records the READMEs cite: every perf_tests/results file named in README.md,
-perf_tests/README.md and docs/*.md exists, and every context line of a cited JSON-lines record
-names a commit, one of those its file name gives (records are named after the commits their
-binaries were built from: sort-h100-b39c78d.jsonl; A/B records after both)."""
+"""The records the READMEs cite, and the figures they quote from them.
+
+1. Every perf_tests/results file named in README.md, perf_tests/README.md, docs/*.md or
+   packages/*/README.md exists, and every file in perf_tests/results/ is named there.
+2. Every context line of a cited JSON-lines record names a commit, one of those its file name
+   gives (records are named after the commits their binaries were built from:
+   headlines-h200-3156aec.jsonl; A/B records after both).
+3. Every table row that carries a check comment has its figures recomputed from the record:
+
+   | `Ordo::sort` | u32 keys | 2^20 / 2^24 | 0.090 / 0.434 ms | 1.08x / 2.01x `cub::DeviceRadixSort::SortKeys` | <!-- check results/X.jsonl primitive=sort key=u32 values=false dist=uniform n=20,24 -->
+
+   The comment selects the record's points (field=value, n as log2 sizes); each "A / B ms" group
+   of the row is Ordo's median time at those sizes, and each "A / B x `impl`" group the ratio of
+   that impl's median to Ordo's (the record's ordo_speedup), checked to the digits shown.
+"""
 import json
 import pathlib
 import re
@@ -11,16 +22,84 @@ import sys
 
 here = pathlib.Path(__file__).resolve().parent.parent
 results = here / "perf_tests" / "results"
-documents = [here / "README.md", here / "perf_tests" / "README.md", *sorted((here / "docs").glob("*.md"))]
+documents = [here / "README.md", here / "perf_tests" / "README.md",
+             *sorted((here / "docs").glob("*.md")), *sorted((here / "packages").glob("*/README.md"))]
 errors = []
 cited = set()
+
+
+def expand(name):
+    # results/{merge,sorted_search}-h100-3866ad6.jsonl names two records
+    m = re.fullmatch(r"(.*)\{([^}]*)\}(.*)", name)
+    return [m.group(1) + part + m.group(3) for part in m.group(2).split(",")] if m else [name]
+
+
+records = {}
+
+
+def points(name):
+    if name not in records:
+        records[name] = [json.loads(line) for line in (results / name).read_text().splitlines()]
+    return records[name]
+
+
+def close(shown, value):
+    """shown (a string of digits) is value to the digits shown, within one in the last digit."""
+    digits = len(shown.split(".")[1]) if "." in shown else 0
+    return abs(float(shown) - value) <= 1.01 * 10**-digits
+
+
+NUMBERS = r"(\d+(?:\.\d+)?(?: / \d+(?:\.\d+)?)*)"
+
+
+def check_row(doc, line, comment):
+    words = comment.split()
+    name = words[0][len("results/"):]
+    select = dict(word.split("=", 1) for word in words[1:])
+    sizes = [int(s) for s in select.pop("n").split(",")]
+    where = f"{doc}: row '{line[:60]}...'"
+    if not (results / name).exists():
+        return  # reported as a missing citation
+    chosen = [p for p in points(name) if p.get("record") == "point" and
+              all(str(p.get(k)).lower() == v.lower() for k, v in select.items())]
+
+    def figure(log2n, impl, field):
+        found = [p[field] for p in chosen if p["n"] == 2**log2n and p["impl"] == impl]
+        if len(found) != 1:
+            errors.append(f"{where}: {len(found)} points of {impl} at 2^{log2n} in results/{name}")
+            return None
+        return found[0]
+
+    text = line.split("<!--")[0]
+    groups = [(m.group(1), "ordo", "median_ms") for m in re.finditer(NUMBERS + r" ms\b", text)]
+    groups += [(m.group(1).replace("x", ""), m.group(2), "ordo_speedup")
+               for m in re.finditer(r"(\d+\.\d+x(?: / \d+\.\d+x)*) `([^`]+)`", text)]
+    if not groups:
+        errors.append(f"{where}: a check comment but no figure to check")
+    for shown, impl, field in groups:
+        values = [v.strip() for v in shown.split("/")]
+        if len(values) != len(sizes):
+            errors.append(f"{where}: {len(values)} figures for {len(sizes)} sizes ({impl})")
+            continue
+        for value, log2n in zip(values, sizes):
+            actual = figure(log2n, impl, field)
+            if actual is not None and not close(value, actual):
+                errors.append(f"{where}: {impl} at 2^{log2n} shows {value}, "
+                              f"results/{name} says {actual:.4g}")
+
+
+checked = 0
 for doc in documents:
-    for name in re.findall(r"results/([A-Za-z0-9_.{},-]+\.(?:jsonl|txt|log|png))", doc.read_text()):
-        # results/{merge,sorted_search}-h100-3866ad6.jsonl names two records
-        m = re.fullmatch(r"(.*)\{([^}]*)\}(.*)", name)
-        for expanded in ([m.group(1) + part + m.group(3) for part in m.group(2).split(",")]
-                         if m else [name]):
-            cited.add((doc.relative_to(here), expanded))
+    text = doc.read_text()
+    relative = doc.relative_to(here)
+    for name in re.findall(r"results/([A-Za-z0-9_.{},-]+\.(?:jsonl|txt|log|png))", text):
+        for expanded in expand(name):
+            cited.add((relative, expanded))
+    for line in text.splitlines():
+        m = re.search(r"<!-- check (results/\S+\.jsonl[^>]*?) -->", line)
+        if m:
+            check_row(relative, line, m.group(1))
+            checked += 1
 
 for doc, name in sorted(cited):
     path = results / name
@@ -30,8 +109,7 @@ for doc, name in sorted(cited):
     if path.suffix != ".jsonl":
         continue
     hashes = re.findall(r"(?<![0-9a-f])[0-9a-f]{7}(?![0-9a-f])", path.stem)
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        record = json.loads(line)
+    for number, record in enumerate(points(name), 1):
         if record.get("record") != "context":
             continue
         commit = record.get("ordo_commit", "unknown")
@@ -41,8 +119,13 @@ for doc, name in sorted(cited):
             errors.append(f"results/{name}:{number}: the context names {commit[:7]}, "
                           f"the file name {', '.join(hashes)}")
 
+named = {name for _, name in cited}
+for path in sorted(results.iterdir()):
+    if path.name not in named:
+        errors.append(f"results/{path.name} is cited by no README or doc: cite it or remove it")
+
 if errors:
     print("check-records:", *errors, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"check-records: {len(cited)} cited results, every one there, every record's context "
-      f"names the commit its name gives")
+print(f"check-records: {len(named)} cited results, every one there and every result cited; "
+      f"{checked} table rows recomputed from their records")

@@ -22,6 +22,8 @@ using ExecSpace = Kokkos::OpenMP;
 using ExecSpace = Kokkos::Threads;
 #elif defined(ORDO_TEST_BACKEND_CUDA)
 using ExecSpace = Kokkos::Cuda;
+#elif defined(ORDO_TEST_BACKEND_HIP)
+using ExecSpace = Kokkos::HIP;
 #else
 #error "define ORDO_TEST_BACKEND_<NAME> for the unit-test executable"
 #endif
