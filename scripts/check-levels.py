@@ -6,7 +6,7 @@ Every header has a level: src/impl/core/ 0, lane/ 1, team/ 2, device/ 3, the pub
 src/Ordo_*.hpp 4, a subpackage's impl/ 5 and its entry points 6. The vocabulary headers (types and
 configuration only: Ordo_Config, Ordo_Version, Ordo_Comparators, Ordo_SearchTypes and the
 subpackages' *Types.hpp) are level 0. A portable header includes headers of its level or lower.
-A file of the CUDA seam (src/impl/cuda/, and a subpackage's impl/cuda/ at level 'package')
+A file of a backend seam (src/impl/cuda/ and src/impl/hip/, and a subpackage's impl/cuda/ at level 'package')
 names its level in a 'Seam level: <level>.' line and sits at the bottom of it: it includes portable headers of lower levels only, and seam files of its level
 or lower. Prints every include that breaks the order; exit status 1 if there is one.
 """
@@ -30,7 +30,7 @@ def headers():
         for path in sorted(root.rglob("*.hpp")):
             name = path.relative_to(root).as_posix()
             parts = name.split("/")
-            seam = parts[:2] == ["impl", "cuda"]
+            seam = parts[:2] in (["impl", "cuda"], ["impl", "hip"])
             if name in VOCABULARY or (package and len(parts) == 1 and name.endswith("Types.hpp")):
                 level = 0
             elif seam:

@@ -50,8 +50,9 @@ KOKKOS_KERNELS = {
     ).split()
 }
 # Ordo's variants that appeared after its first release.
-ORDO_SINCE = {"kokkoskernels": "0.2.0", "cub": "0.2.0", "nccl": "0.3.0"}
+ORDO_SINCE = {"kokkoskernels": "0.2.0", "cub": "0.2.0", "nccl": "0.3.0", "rocprim": "0.3.0"}
 CUDA_ARCHS = ("70", "75", "80", "86", "89", "90", "100", "120")
+AMDGPU_TARGETS = ("gfx90a", "gfx942")
 
 calls = []
 
@@ -73,6 +74,7 @@ for name in ["run_after", "run_before"]:
     setattr(package, name, lambda *a, **k: (lambda f: f))
 package.CMakePackage = type("CMakePackage", (), {})
 package.CudaPackage = type("CudaPackage", (), {"cuda_arch_values": CUDA_ARCHS})
+package.ROCmPackage = type("ROCmPackage", (), {"amdgpu_targets": AMDGPU_TARGETS})
 package.__all__ = [n for n in dir(package) if not n.startswith("_")]
 spack = types.ModuleType("spack")
 spack.package = package
@@ -131,7 +133,7 @@ def within(version, allowed):
 
 
 ordo_variants = {c[1][0]: c[2] for c in calls if c[0] == "variant"}
-ordo_variants.update({"cuda": {}, "cuda_arch": {}})
+ordo_variants.update({"cuda": {}, "cuda_arch": {}, "rocm": {}, "amdgpu_target": {}})
 known = {"kokkos": KOKKOS, "kokkos-kernels": KOKKOS_KERNELS, "": dict.fromkeys(ordo_variants),
          "ordo": dict.fromkeys(ordo_variants)}
 
@@ -214,7 +216,8 @@ for mpi in (False, True):
         for cuda in (False, True):
             nccl = mpi and cuda
             on = {"mpi": mpi, "kokkoskernels": kk, "cuda": cuda, "cub": cuda, "nccl": nccl,
-                  "tests": True, "perf": True, "debug_checks": False}
+                  "rocm": False, "rocprim": False, "tests": True, "perf": True,
+                  "debug_checks": False}
             pkg = cls.__new__(cls)
             pkg.spec = FakeSpec("main", on)
             pkg.prefix = "/prefix/ordo"
@@ -229,7 +232,7 @@ for mpi in (False, True):
                 errors.append(f"{label}: {type(e).__name__}: {e}")
                 continue
             want = {"Ordo_ENABLE_MPI": mpi, "Ordo_ENABLE_KOKKOSKERNELS": kk,
-                    "Ordo_ENABLE_CUB": cuda, "Ordo_ENABLE_NCCL": nccl}
+                    "Ordo_ENABLE_CUB": cuda, "Ordo_ENABLE_NCCL": nccl, "Ordo_ENABLE_ROCPRIM": False}
             for option, value in want.items():
                 if define(option, value) not in args:
                     errors.append(f"{label}: cmake_args lacks {define(option, value)}: {args}")

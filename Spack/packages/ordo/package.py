@@ -6,6 +6,7 @@
 #   spack install ordo+cuda cuda_arch=90 ^kokkos+wrapper   # Kokkos' CUDA backend for the H100
 #   spack install ordo+mpi+openmp ^openmpi             # with Ordo::MPI
 #   spack install ordo@main+mpi+nccl+cuda cuda_arch=90 ^kokkos+wrapper   # and its NCCL exchange
+#   spack install ordo@main+rocm amdgpu_target=gfx90a      # Kokkos' HIP backend (compiled, not run)
 #   spack test run ordo                                # cmake/consumer against the prefix
 
 from spack.package import *
@@ -13,11 +14,12 @@ from spack.package import *
 try:  # Spack 1.0 and later keep the build systems in the builtin repository
     from spack_repo.builtin.build_systems.cmake import CMakePackage
     from spack_repo.builtin.build_systems.cuda import CudaPackage
+    from spack_repo.builtin.build_systems.rocm import ROCmPackage
 except ImportError:  # earlier Spack exports them from spack.package
     pass
 
 
-class Ordo(CMakePackage, CudaPackage):
+class Ordo(CMakePackage, CudaPackage, ROCmPackage):
     """Ordo: sort, segmented sort, merge, vectorized sorted search, compaction, set operations,
     joins and the load-balancing search for Kokkos, a distributed sort over MPI (+mpi) and CRS
     sorts for Kokkos Kernels (+kokkoskernels)."""
@@ -58,6 +60,14 @@ class Ordo(CMakePackage, CudaPackage):
         description="Ordo::MPI moves keys between GPUs with NCCL",
     )
 
+    variant(
+        "rocprim",
+        default=False,
+        when="@0.3.0: +rocm",
+        description="Large sorts of arithmetic keys may take rocPRIM's radix sort (not run on an "
+        "AMD GPU yet)",
+    )
+
     # Ordo runs on the backends of the Kokkos it is built with. These variants ask for one (the
     # way ArborX's recipe does); without any, Kokkos' own variants decide.
     kokkos_backends = {
@@ -77,6 +87,14 @@ class Ordo(CMakePackage, CudaPackage):
     for arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos+cuda cuda_arch={arch}", when=f"+cuda cuda_arch={arch}")
     conflicts("+cuda", when="cuda_arch=none", msg="name the GPU: cuda_arch=90 for the H100")
+    # +rocm (from ROCmPackage) builds Kokkos' HIP backend for the amdgpu_target given, as Kokkos'
+    # own recipe takes it. Ordo compiles for HIP in CI; it has not run on an AMD GPU.
+    depends_on("kokkos+rocm", when="+rocm")
+    for target in ROCmPackage.amdgpu_targets:
+        depends_on(f"kokkos+rocm amdgpu_target={target}", when=f"+rocm amdgpu_target={target}")
+    conflicts("+rocm", when="amdgpu_target=none", msg="name the GPU: amdgpu_target=gfx90a (MI250X)")
+    conflicts("+cuda", when="+rocm", msg="one GPU backend")
+    depends_on("rocprim", when="+rocprim")
     # Ordo's CUDA kernels are Kokkos lambdas: Kokkos 4 has them only with +cuda_lambda (Kokkos 5
     # always has them and no longer has the variant).
     requires("^kokkos+cuda_lambda", when="^kokkos@:4+cuda")
@@ -100,6 +118,7 @@ class Ordo(CMakePackage, CudaPackage):
             args.append(self.define("Ordo_ENABLE_CUB", self.spec.satisfies("+cuda+cub")))
         if self.spec.satisfies("@0.3.0:"):
             args.append(self.define("Ordo_ENABLE_NCCL", self.spec.satisfies("+nccl")))
+            args.append(self.define("Ordo_ENABLE_ROCPRIM", self.spec.satisfies("+rocprim")))
         if self.spec.satisfies("+nccl"):
             args.append(self.define("NCCL_ROOT", self.spec["nccl"].prefix))
         if self.spec.satisfies("+kokkoskernels"):

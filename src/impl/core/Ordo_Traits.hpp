@@ -22,11 +22,19 @@
 //   ORDO_CUDA_SEAM    the warp-shuffle specializations: CUDA, Ordo_ENABLE_CUDA_SPECIALIZATIONS
 //   ORDO_CUDA_VENDOR  the vendor calls (CUB: the sort's radix sort, the runs): CUDA,
 //                     Ordo_ENABLE_CUB
+//   ORDO_HIP_VENDOR   its HIP twin (src/impl/hip/: rocPRIM's radix sort): HIP, Ordo_ENABLE_ROCPRIM
+//   ORDO_VENDOR_SORT  either: a vendor radix sort behind the sort's dispatch
 #if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
 #define ORDO_CUDA_SEAM 1
 #endif
 #if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUB)
 #define ORDO_CUDA_VENDOR 1
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && defined(ORDO_ENABLE_ROCPRIM)
+#define ORDO_HIP_VENDOR 1
+#endif
+#if defined(ORDO_CUDA_VENDOR) || defined(ORDO_HIP_VENDOR)
+#define ORDO_VENDOR_SORT 1
 #endif
 
 // Fully unrolled loops in device code (register arrays indexed by the loop variable stay in
@@ -99,6 +107,12 @@ inline constexpr bool cuda_vendor_built =
 #else
     false;
 #endif
+
+// The lanes of the CUDA warp that the seam's kernels are written for (a slab's lanes, a ballot's
+// bits, a shuffle's width). Only the seam's launches use it: portable kernels size their lane
+// groups by their tuning's `lanes` (a TeamPolicy vector length every backend accepts), so nothing
+// portable assumes 32 lanes (AMD wavefronts have 64).
+inline constexpr int cuda_warp_lanes = 32;
 
 // Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
 // Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).

@@ -247,7 +247,8 @@ struct TeamSortTuning {
 
 }  // namespace Ordo::Impl
 
-// The CUDA specializations of the structs above.
+// The CUDA and HIP specializations of the structs above.
 #include <impl/cuda/Ordo_Cuda_Tuning.hpp>
+#include <impl/hip/Ordo_Hip_Tuning.hpp>
 
 #endif

@@ -62,58 +62,62 @@ void cub_merge_keys(const char* fn, void* temp, std::size_t& bytes, const K* a, 
 }
 #endif
 
-// Sorts n records by bits [begin_bit, end_bit) of their keys, ascending or descending, stably,
-// between two buffers: the records start in keys[current] (values[current]) and end in the buffer
-// `current` names on return.
-template <class K, class V>
-void cub_radix_sort(const char* fn, void* temp, std::size_t& bytes, K* const (&keys)[2],
-                    V* const (&values)[2], int& current, std::int64_t n, int begin_bit, int end_bit,
-                    bool descending, const Kokkos::Cuda& space) {
-  const cudaStream_t stream = space.cuda_stream();
-  cub::DoubleBuffer<K> k(keys[current], keys[1 - current]);
-  cudaError_t status;
-  if constexpr (std::is_void_v<V>) {
-    (void)values;
-    status = descending
-                 ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, k, n, begin_bit, end_bit,
-                                                            stream)
-                 : cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, begin_bit, end_bit, stream);
-  } else {
-    cub::DoubleBuffer<V> v(values[current], values[1 - current]);
-    status = descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, k, v, n, begin_bit,
-                                                                    end_bit, stream)
-                        : cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, begin_bit, end_bit,
-                                                          stream);
+// The vendor radix sort as the device level calls it (VendorRadix, Ordo_SortVendorImpl.hpp): the
+// same two calls in every vendor seam (the HIP twin: impl/hip/Ordo_Hip_Rocprim.hpp).
+struct CubRadixSort {
+  // Sorts n records by bits [begin_bit, end_bit) of their keys, ascending or descending, stably,
+  // between two buffers: the records start in keys[current] (values[current]) and end in the buffer
+  // `current` names on return.
+  template <class K, class V>
+  static void sort(const char* fn, void* temp, std::size_t& bytes, K* const (&keys)[2],
+                   V* const (&values)[2], int& current, std::int64_t n, int begin_bit, int end_bit,
+                   bool descending, const Kokkos::Cuda& space) {
+    const cudaStream_t stream = space.cuda_stream();
+    cub::DoubleBuffer<K> k(keys[current], keys[1 - current]);
+    cudaError_t status;
+    if constexpr (std::is_void_v<V>) {
+      (void)values;
+      status = descending
+                   ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, k, n, begin_bit, end_bit,
+                                                              stream)
+                   : cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, begin_bit, end_bit, stream);
+    } else {
+      cub::DoubleBuffer<V> v(values[current], values[1 - current]);
+      status = descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, k, v, n,
+                                                                      begin_bit, end_bit, stream)
+                          : cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, begin_bit,
+                                                            end_bit, stream);
+    }
+    cub_check(status, fn);
+    if (temp != nullptr && k.Current() != keys[current]) current = 1 - current;
   }
-  cub_check(status, fn);
-  if (temp != nullptr && k.Current() != keys[current]) current = 1 - current;
-}
 
-// The same sort from keys_in (values_in) to keys_out (values_out), the inputs untouched; CUB's
-// alternate buffers are part of its temporary storage.
-template <class K, class V>
-void cub_radix_sort_into(const char* fn, void* temp, std::size_t& bytes, const K* keys_in,
-                         K* keys_out, const V* values_in, V* values_out, std::int64_t n,
-                         int begin_bit, int end_bit, bool descending, const Kokkos::Cuda& space) {
-  const cudaStream_t stream = space.cuda_stream();
-  cudaError_t status;
-  if constexpr (std::is_void_v<V>) {
-    (void)values_in;
-    (void)values_out;
-    status = descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, keys_in, keys_out,
-                                                                   n, begin_bit, end_bit, stream)
-                        : cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n,
-                                                         begin_bit, end_bit, stream);
-  } else {
-    status =
-        descending
-            ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, keys_out, values_in,
-                                                        values_out, n, begin_bit, end_bit, stream)
-            : cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out,
-                                              n, begin_bit, end_bit, stream);
+  // The same sort from keys_in (values_in) to keys_out (values_out), the inputs untouched; CUB's
+  // alternate buffers are part of its temporary storage.
+  template <class K, class V>
+  static void sort_into(const char* fn, void* temp, std::size_t& bytes, const K* keys_in,
+                        K* keys_out, const V* values_in, V* values_out, std::int64_t n,
+                        int begin_bit, int end_bit, bool descending, const Kokkos::Cuda& space) {
+    const cudaStream_t stream = space.cuda_stream();
+    cudaError_t status;
+    if constexpr (std::is_void_v<V>) {
+      (void)values_in;
+      (void)values_out;
+      status = descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, keys_in, keys_out,
+                                                                     n, begin_bit, end_bit, stream)
+                          : cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n,
+                                                           begin_bit, end_bit, stream);
+    } else {
+      status =
+          descending
+              ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, keys_out, values_in,
+                                                          values_out, n, begin_bit, end_bit, stream)
+              : cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in,
+                                                values_out, n, begin_bit, end_bit, stream);
+    }
+    cub_check(status, fn);
   }
-  cub_check(status, fn);
-}
+};
 
 // Sorts keys[0, n) (values[0, n) with them) in place by less, stably (cub::DeviceMergeSort, which
 // keeps its second buffer in temp). n < 2^31, passed as an int.

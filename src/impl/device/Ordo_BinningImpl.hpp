@@ -203,15 +203,15 @@ struct Positions {
   }
 };
 
-#if defined(ORDO_CUDA_VENDOR)
-// CUB's temporary storage for the sort of n (id, position) records by `bits` bits.
-template <class Cell, class Index>
+#if defined(ORDO_VENDOR_SORT)
+// The vendor's temporary storage for the sort of n (id, position) records by `bits` bits.
+template <class ExecSpace, class Cell, class Index>
 std::size_t vendor_bins_temp_bytes(std::int64_t n, int bits) {
   std::size_t bytes = 0;
-  CudaSeam::cub_radix_sort_into("Ordo::bin_permutation", nullptr, bytes,
-                                static_cast<const Cell*>(nullptr), static_cast<Cell*>(nullptr),
-                                static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr), n,
-                                0, bits, false, Kokkos::Cuda());
+  VendorRadix<ExecSpace>::sort_into("Ordo::bin_permutation", nullptr, bytes,
+                                    static_cast<const Cell*>(nullptr), static_cast<Cell*>(nullptr),
+                                    static_cast<const Index*>(nullptr),
+                                    static_cast<Index*>(nullptr), n, 0, bits, false, ExecSpace());
   return bytes;
 }
 #endif
@@ -227,11 +227,12 @@ std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
     const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, ExecSpace().concurrency());
     most = std::max(most, slot_bytes<std::uint32_t>(chunks * nbins));
   }
-#if defined(ORDO_CUDA_VENDOR)
+#if defined(ORDO_VENDOR_SORT)
   if constexpr (vendor_sort_available_v<ExecSpace>) {
-    most = std::max(most, slot_bytes<Cell>(n) + slot_bytes<Index>(n) +
-                              slot_bytes<std::byte>(std::int64_t(
-                                  vendor_bins_temp_bytes<Cell, Index>(n, bin_bits(nbins)))));
+    most = std::max(most,
+                    slot_bytes<Cell>(n) + slot_bytes<Index>(n) +
+                        slot_bytes<std::byte>(std::int64_t(
+                            vendor_bins_temp_bytes<ExecSpace, Cell, Index>(n, bin_bits(nbins)))));
   }
 #endif
   return most;
@@ -251,16 +252,16 @@ void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, st
     }
   }
   const auto sorted = workspace<Cell>(space, n, WorkspaceSlot::bin_keys);
-#if defined(ORDO_CUDA_VENDOR)
+#if defined(ORDO_VENDOR_SORT)
   if constexpr (vendor_bins_v<ExecSpace, CellView, PermView>) {
     const int bits = bin_bits(nbins);
     const auto positions = workspace<Index>(space, n, WorkspaceSlot::bin_positions);
-    std::size_t bytes = vendor_bins_temp_bytes<Cell, Index>(n, bits);
+    std::size_t bytes = vendor_bins_temp_bytes<ExecSpace, Cell, Index>(n, bits);
     const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
     over_ids("Ordo::bin_permutation::positions", space, n,
              Positions<decltype(positions)>{positions});
-    CudaSeam::cub_radix_sort_into(fn, temp.data(), bytes, cells.data(), sorted.data(),
-                                  positions.data(), perm.data(), n, 0, bits, false, space);
+    VendorRadix<ExecSpace>::sort_into(fn, temp.data(), bytes, cells.data(), sorted.data(),
+                                      positions.data(), perm.data(), n, 0, bits, false, space);
     fill_bin_offsets(space, sorted, nbins, offsets);
     return;
   }

@@ -265,23 +265,25 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
 
 // ---- order of the launches ---------------------------------------------------------------------
 
-// One group of a warp's lanes a segment of at most `capacity` records (CUDA seam; capacity a
-// power of two from 32 on, C the bin's): R = max(segment_group_regs, C / 32) registers a lane,
-// C / R lanes a group.
+// One group of a CUDA warp's lanes a segment of at most `capacity` records (CUDA seam; capacity
+// a power of two from a warp's lanes on, C the bin's): R = max(segment_group_regs, C / lanes)
+// registers a lane, C / R lanes a group.
 template <std::int64_t C, class ExecSpace, class K, class V, class Records, class Order,
           class Segments>
 void sort_group_bin(const ExecSpace& space, const Records& records, const Order& order,
                     const Segments& bin, std::int64_t count, std::int64_t capacity) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  if constexpr (C < 32 * Tuning::seam_team_regs) {
+  constexpr int lanes = cuda_warp_lanes;
+  if constexpr (C < lanes * Tuning::seam_team_regs) {
     if (capacity > C) {
       sort_group_bin<2 * C, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       return;
     }
   }
-  constexpr int R = C / 32 > Tuning::segment_group_regs ? int(C / 32) : Tuning::segment_group_regs;
+  constexpr int R =
+      C / lanes > Tuning::segment_group_regs ? int(C / lanes) : Tuning::segment_group_regs;
   constexpr int W = int(C / R), team = Tuning::segment_group_team, groups = team / W;
-  static_assert(W >= 1 && W <= 32 && team % 32 == 0, "groups inside whole warps");
+  static_assert(W >= 1 && W <= lanes && team % lanes == 0, "groups inside whole warps");
   launch_tiles("Ordo::segmented_sort::groups", space, TilePlan{(count + groups - 1) / groups, team},
                SegmentGroupSort<W, R, ExecSpace, K, V, Records, Order, Segments>{records, order,
                                                                                  bin, count});
@@ -292,10 +294,10 @@ template <bool Seam, class ExecSpace, class K, class V, class Records, class Ord
 void sort_team_bin(const ExecSpace& space, const Records& records, const Order& order,
                    const Segments& bin, std::int64_t count, std::int64_t capacity) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  constexpr std::int64_t slab = Seam ? 32 * Tuning::regs : Tuning::lanes * Tuning::regs;
+  constexpr std::int64_t slab = (Seam ? cuda_warp_lanes : Tuning::lanes) * Tuning::regs;
   const std::int64_t block = capacity > slab ? capacity : slab, slabs = block / slab;
   const std::size_t bytes = ScratchTile<K, V>::bytes(block);
-  const TilePlan plan = Seam ? TilePlan{count, int(slabs) * 32, bytes}
+  const TilePlan plan = Seam ? TilePlan{count, int(slabs) * cuda_warp_lanes, bytes}
                              : TilePlan{count, int(std::min<std::int64_t>(slabs, Tuning::slabs)),
                                         bytes, false, Tuning::lanes};
   launch_tiles(
@@ -357,8 +359,9 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
       constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
       if constexpr (Seam) {
-        if (capacity <= 32 * Tuning::seam_team_regs) {
-          sort_group_bin<32, ExecSpace, K, V>(space, records, order, bin, count, capacity);
+        if (capacity <= cuda_warp_lanes * Tuning::seam_team_regs) {
+          sort_group_bin<cuda_warp_lanes, ExecSpace, K, V>(space, records, order, bin, count,
+                                                           capacity);
           return;
         }
       }

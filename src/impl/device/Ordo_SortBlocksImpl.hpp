@@ -47,7 +47,7 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
   with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
     constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-    const TilePlan plan = Seam ? TilePlan{blocks, int(slabs) * 32, bytes}
+    const TilePlan plan = Seam ? TilePlan{blocks, int(slabs) * cuda_warp_lanes, bytes}
                                : TilePlan{blocks, int(slabs), bytes, false, Tuning::lanes};
     launch_tiles(label, space, plan,
                  SortBlocks<HalfMerge, Seam, ExecSpace, K, V, Source, Sink, Order>{

@@ -28,6 +28,8 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Cub.hpp>
+#include <impl/device/Ordo_SortVendorBits.hpp>
+#include <impl/hip/Ordo_Hip_Rocprim.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 
@@ -42,14 +44,27 @@
 
 namespace Ordo::Impl {
 
+// The vendor radix sort of ExecSpace in this build: its seam's object (sort, sort_into), or none.
+template <class ExecSpace>
+struct VendorRadix {
+  static constexpr bool available = false;
+};
+#if defined(ORDO_CUDA_VENDOR)
+template <>
+struct VendorRadix<Kokkos::Cuda> : CudaSeam::CubRadixSort {
+  static constexpr bool available = true;
+};
+#endif
+#if defined(ORDO_HIP_VENDOR)
+template <>
+struct VendorRadix<Kokkos::HIP> : HipSeam::RocprimRadixSort {
+  static constexpr bool available = true;
+};
+#endif
+
 // Whether this build has a vendor sort for ExecSpace.
 template <class ExecSpace>
-inline constexpr bool vendor_sort_available_v =
-#if defined(ORDO_CUDA_VENDOR)
-    std::is_same_v<ExecSpace, Kokkos::Cuda>;
-#else
-    false;
-#endif
+inline constexpr bool vendor_sort_available_v = VendorRadix<ExecSpace>::available;
 
 // An end of the records that CUB can read or write as it is: a contiguous View of the caller's
 // keys or values, or no values.
@@ -91,89 +106,6 @@ template <class Source, class Sink>
 inline constexpr bool raw_ends_v = RawEnds<decltype(Source::keys), decltype(Source::values),
                                            decltype(Sink::keys), decltype(Sink::values)>::value;
 
-// Which bits of keys in CUB's order vary: x's bits as CUB orders them (floats: negative ones
-// inverted, the sign bit of the others flipped), up to a flip of the sign bit for every key, which
-// changes no bit's variation (CUB's flip of signed keys), and whether x is a float -0.0 or NaN.
-template <class Key>
-struct VendorKeyBits {
-  using Bits = typename UnsignedOf<sizeof(Key)>::type;
-  static constexpr Bits sign = Bits(1) << (8 * sizeof(Key) - 1);
-  KOKKOS_INLINE_FUNCTION static Bits of(const Key x) {
-    const Bits b = Kokkos::bit_cast<Bits>(x);
-    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : Bits(b ^ sign);
-    return b;
-  }
-  KOKKOS_INLINE_FUNCTION static bool special(const Key x) {
-    if constexpr (std::is_floating_point_v<Key>) {
-      const Bits b = Kokkos::bit_cast<Bits>(x);
-      const Bits inf = sizeof(Key) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
-      return b == sign || Bits(b & ~sign) > inf;
-    } else {
-      (void)x;
-      return false;
-    }
-  }
-};
-
-// Bits [first set, last set] of a mask, as CUB's begin_bit and end_bit (0, 0 when none is set).
-struct BitRange {
-  int begin = 0, end = 0;
-  KOKKOS_INLINE_FUNCTION static BitRange of(std::uint64_t mask) {
-    if (mask == 0) return {};
-    return {Kokkos::countr_zero(mask), 64 - Kokkos::countl_zero(mask)};
-  }
-};
-
-// words(0): every bit in which some key differs from the first (CUB's order); words(1): bit 0 set
-// when a float key is -0.0 or a NaN, bit 1 when a team stopped before reading all its tiles (then
-// words(0) may lack bits, and every bit is sorted). Teams of SortTuning's vendor_bits_team
-// threads take tiles of vendor_bits_items keys each, as many teams as run at once; with
-// stop_span > 0 a team stops once the varying bits seen so far span more than stop_span bits
-// (no digit pass can be saved).
-template <class ExecSpace, class KeyView, class Words>
-struct VendorBits {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Key = typename KeyView::non_const_value_type;
-  using KB = VendorKeyBits<Key>;
-  KeyView keys;
-  Words words;
-  std::int64_t n, tile;
-  int stop_span;
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const typename KB::Bits first = KB::of(keys(0));
-    for (std::int64_t t = member.league_rank(); t * tile < n; t += member.league_size()) {
-      if (stop_span > 0) {
-        std::uint64_t seen = 0;
-        Kokkos::single(
-            Kokkos::PerTeam(member),
-            [&](std::uint64_t& s) {
-              s = LookbackWord::read(reinterpret_cast<const std::uint64_t&>(words(0)));
-            },
-            seen);
-        const BitRange r = BitRange::of(seen);
-        if (r.end - r.begin > stop_span) {
-          Kokkos::single(Kokkos::PerTeam(member), [&] { Kokkos::atomic_or(&words(1), 2); });
-          return;
-        }
-      }
-      const std::int64_t begin = t * tile, end = n - begin < tile ? n : begin + tile;
-      std::uint64_t local = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(member, begin, end),
-          [&](std::int64_t i, std::uint64_t& acc) {
-            const Key k = keys(i);
-            acc |= std::uint64_t(KB::of(k) ^ first);
-            if (KB::special(k)) Kokkos::atomic_or(&words(1), 1);
-          },
-          Kokkos::BOr<std::uint64_t>(local));
-      Kokkos::single(Kokkos::PerTeam(member), [&] {
-        if (local) Kokkos::atomic_or(&words(0), std::int64_t(local));
-      });
-    }
-  }
-};
-
 // Staged path: record i of the source, encoded, to buffers 0; its bits that differ from the first
 // record's into the reduction (when the bits are wanted).
 template <bool WithValues, class Bits, class SV, class Source>
@@ -205,21 +137,21 @@ struct VendorStore {
   }
 };
 
-#if defined(ORDO_CUDA_VENDOR)
+#if defined(ORDO_VENDOR_SORT)
 
-// CUB's temporary storage for a sort of n records by bits r, in the workspace: its size asked of
-// CUB once per shape (the last four shapes of each record type and way in are kept). Into: from
-// in to out; otherwise between the two buffers.
+// The vendor's temporary storage for a sort of n records by bits r, in the workspace: its size
+// asked of CUB once per shape (the last four shapes of each record type and way in are kept). Into:
+// from in to out; otherwise between the two buffers.
 struct VendorShape {
   std::int64_t n = -1;
   int begin = 0, end = 0;
   std::size_t bytes = 0;
 };
 
-template <bool Into, class K, class V>
-WorkspaceView<std::byte, Kokkos::Cuda> vendor_temp(const char* fn, const Kokkos::Cuda& space,
-                                                   K* const (&keys)[2], V* const (&values)[2],
-                                                   std::int64_t n, BitRange r, bool descending) {
+template <bool Into, class ExecSpace, class K, class V>
+WorkspaceView<std::byte, ExecSpace> vendor_temp(const char* fn, const ExecSpace& space,
+                                                K* const (&keys)[2], V* const (&values)[2],
+                                                std::int64_t n, BitRange r, bool descending) {
   static thread_local VendorShape known[4];
   static thread_local int next = 0;
   std::size_t bytes = 0;
@@ -232,12 +164,12 @@ WorkspaceView<std::byte, Kokkos::Cuda> vendor_temp(const char* fn, const Kokkos:
   }
   if (!found) {
     if constexpr (Into) {
-      CudaSeam::cub_radix_sort_into(fn, nullptr, bytes, keys[0], keys[1], values[0], values[1], n,
-                                    r.begin, r.end, descending, space);
+      VendorRadix<ExecSpace>::sort_into(fn, nullptr, bytes, keys[0], keys[1], values[0], values[1],
+                                        n, r.begin, r.end, descending, space);
     } else {
       int current = 0;
-      CudaSeam::cub_radix_sort(fn, nullptr, bytes, keys, values, current, n, r.begin, r.end,
-                               descending, space);
+      VendorRadix<ExecSpace>::sort(fn, nullptr, bytes, keys, values, current, n, r.begin, r.end,
+                                   descending, space);
     }
     known[next] = VendorShape{n, r.begin, r.end, bytes};
     next = (next + 1) % 4;
@@ -245,36 +177,11 @@ WorkspaceView<std::byte, Kokkos::Cuda> vendor_temp(const char* fn, const Kokkos:
   return workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
 }
 
-// The bits of the keys to sort by, and whether a float key is -0.0 or a NaN
-// (Ordo::sort::vendor::bits, then a read-back).
-template <class KeyView, class Words>
-std::pair<BitRange, bool> vendor_bits(const Kokkos::Cuda& space, const KeyView& keys,
-                                      std::int64_t n, const Words& words) {
-  using Key = typename KeyView::non_const_value_type;
-  using Tuning = SortTuning<Kokkos::Cuda, sizeof(Key), 0>;
-  Kokkos::deep_copy(space, words, std::int64_t(0));
-  const std::int64_t tile = std::int64_t(Tuning::vendor_bits_team) * Tuning::vendor_bits_items;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t resident = space.concurrency() / Tuning::vendor_bits_team;
-  // Floats read every key (a -0.0 or a NaN anywhere changes the path). Otherwise a team stops once
-  // the bits span more than two digits short of the key: one pass of an even count saved costs the
-  // read of the keys and the copy back that an odd count makes (CUB ends in the other buffer).
-  const int stop_span = std::is_floating_point_v<Key> ? 0 : 8 * (int(sizeof(Key)) - 2);
-  Kokkos::parallel_for(
-      "Ordo::sort::vendor::bits",
-      by_argument(Kokkos::TeamPolicy<Kokkos::Cuda>(space, int(tiles < resident ? tiles : resident),
-                                                   Tuning::vendor_bits_team)),
-      VendorBits<Kokkos::Cuda, KeyView, Words>{keys, words, n, tile, stop_span});
-  const auto seen = read_back<2>(space, words, "Ordo::sort: the bits that vary");
-  const BitRange all{0, int(8 * sizeof(Key))};
-  return {seen[1] & 2 ? all : BitRange::of(std::uint64_t(seen[0])), (seen[1] & 1) != 0};
-}
-
 // The direct and into ways: CUB on the caller's Views as they are. Returns false, having changed
 // nothing, where the staged way must run instead (float keys that may hold -0.0 or NaNs).
-template <class Codec, class V, class Source, class Sink>
-bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
-                     const Source& source, const Sink& sink, bool bits, int key_bits) {
+template <class Codec, class V, class ExecSpace, class Source, class Sink>
+bool vendor_sort_raw(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
+                     const Sink& sink, bool bits, int key_bits) {
   using Key = typename RawEnd<decltype(Source::keys)>::type;
   using CubValue = typename RawEnd<decltype(Source::values)>::type;
   constexpr bool with_values = !std::is_void_v<CubValue>;
@@ -319,13 +226,14 @@ bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
   const auto temp = temp_for(range);
   std::size_t bytes = temp.extent(0);
   if (!in_place) {
-    CudaSeam::cub_radix_sort_into(fn, temp.data(), bytes, in_keys.data(), out_keys, in_values,
-                                  out_values, n, range.begin, range.end, Codec::descending, space);
+    VendorRadix<ExecSpace>::sort_into(fn, temp.data(), bytes, in_keys.data(), out_keys, in_values,
+                                      out_values, n, range.begin, range.end, Codec::descending,
+                                      space);
     return true;
   }
   int current = 0;
-  CudaSeam::cub_radix_sort(fn, temp.data(), bytes, keys, values, current, n, range.begin, range.end,
-                           Codec::descending, space);
+  VendorRadix<ExecSpace>::sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
+                               range.end, Codec::descending, space);
   if (current == 1) {
     using Pair = Kokkos::pair<std::int64_t, std::int64_t>;
     Kokkos::deep_copy(space, sink.keys.view, Kokkos::subview(alt_keys, Pair(0, n)));
@@ -338,14 +246,15 @@ bool vendor_sort_raw(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
 
 // The staged way: encoded records (Ordo's order, descending already complemented), sorted
 // ascending by CUB between two workspace buffers.
-template <class Codec, class V, class Source, class Sink>
-void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
+template <class Codec, class V, class ExecSpace, class Source, class Sink>
+void vendor_sort_staged(const char* fn, const ExecSpace& space, std::int64_t n,
                         const Source& source, const Sink& sink, bool bits, int key_bits) {
   using Bits = typename Codec::Bits;
   using SV = StoredValue<V>;
   constexpr bool with_values = !std::is_same_v<V, NoValue>;
   using CubValue = std::conditional_t<with_values, V, void>;
-  using Range = Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using Memory = typename ExecSpace::memory_space;
   const std::int64_t vn = with_values ? n : 0;
   const auto k0 = workspace<Bits>(space, n, WorkspaceSlot::sort_keys0);
   const auto k1 = workspace<Bits>(space, n, WorkspaceSlot::sort_keys1);
@@ -363,10 +272,10 @@ void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t 
   const auto words = workspace<std::int64_t>(space, 1, WorkspaceSlot::vendor_bits);
   const VendorStage<with_values, Bits, SV, Source> stage{source, k0.data(), v0.data()};
   if (bits) {
-    const Kokkos::View<std::uint64_t, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged> varying(
+    const Kokkos::View<std::uint64_t, Memory, Kokkos::MemoryUnmanaged> varying(
         reinterpret_cast<std::uint64_t*>(words.data()));
     Kokkos::parallel_reduce("Ordo::sort::vendor::stage", Range(space, 0, n), stage,
-                            Kokkos::BOr<std::uint64_t, Kokkos::CudaSpace>(varying));
+                            Kokkos::BOr<std::uint64_t, Memory>(varying));
     range = BitRange::of(
         std::uint64_t(read_back<1>(space, words, "Ordo::sort: the bits that vary")[0]));
   } else {
@@ -375,8 +284,8 @@ void vendor_sort_staged(const char* fn, const Kokkos::Cuda& space, std::int64_t 
   if (range.end > 0) {
     const auto temp = vendor_temp<false>(fn, space, keys, values, n, range, false);
     std::size_t bytes = temp.extent(0);
-    CudaSeam::cub_radix_sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
-                             range.end, false, space);
+    VendorRadix<ExecSpace>::sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
+                                 range.end, false, space);
   }
   Kokkos::parallel_for("Ordo::sort::vendor::store", Range(space, 0, n),
                        VendorStore<with_values, Bits, SV, Sink>{sink, keys[current],
@@ -392,6 +301,7 @@ struct EncodedLess {
   }
 };
 
+#if defined(ORDO_CUDA_VENDOR)
 // The vendor merge sort, cub::DeviceMergeSort, where it beats the slab sort (SortTuning's
 // vendor_merge_from up to vendor_from): the caller's contiguous Views in place (from a source
 // that is not the sink, copied first), Ordo's order as the comparator. Returns false, having
@@ -422,6 +332,7 @@ bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n
     return true;
   }
 }
+#endif
 
 #endif
 
@@ -433,8 +344,12 @@ void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const S
                  const Sink& sink, [[maybe_unused]] bool bits, [[maybe_unused]] bool merge = false,
                  [[maybe_unused]] int key_bits = -1) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
+#if defined(ORDO_VENDOR_SORT)
 #if defined(ORDO_CUDA_VENDOR)
-  if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // CUB's merge sort: no HIP twin yet
+    if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
+  }
+#endif
   if constexpr (raw_ends_v<Source, Sink>) {
     if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits, key_bits)) return;
   }
@@ -443,31 +358,32 @@ void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const S
 }
 
 // vendor_sort's workspace on n records: the most of its three ways (the staged way's four buffers
-// and the direct way's two with CUB's storage for its double buffer; the into way's storage, in
-// which CUB keeps its own second buffer), CUB asked for the storage of all the keys' bits.
-template <class K, class V>
+// and the direct way's two with the vendor's storage for its double buffer; the into way's
+// storage, in which the vendor keeps its own second buffer), the vendor asked for the storage of
+// all the keys' bits.
+template <class ExecSpace, class K, class V>
 std::size_t vendor_sort_bound([[maybe_unused]] std::int64_t n) {
-#if defined(ORDO_CUDA_VENDOR)
-  constexpr bool with_values = !std::is_same_v<V, NoValue>;
-  using CubValue = std::conditional_t<with_values, V, void>;
-  const std::int64_t vn = with_values ? n : 0;
-  K* const keys[2] = {nullptr, nullptr};
-  CubValue* const values[2] = {nullptr, nullptr};
-  const Kokkos::Cuda space;
-  std::size_t both = 0, into = 0;
-  int current = 0;
-  const int bits = int(8 * sizeof(K));
-  CudaSeam::cub_radix_sort("Ordo::sort", nullptr, both, keys, values, current, n, 0, bits, false,
-                           space);
-  CudaSeam::cub_radix_sort_into("Ordo::sort", nullptr, into, keys[0], keys[1], values[0], values[1],
-                                n, 0, bits, false, space);
-  const std::size_t words = slot_bytes<std::int64_t>(2);
-  const std::size_t staged = 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn);
-  return words + std::max(staged + slot_bytes<std::byte>(std::int64_t(both)),
-                          slot_bytes<std::byte>(std::int64_t(into)));
-#else
-  return 0;
-#endif
+  if constexpr (!vendor_sort_available_v<ExecSpace>) {
+    return 0;
+  } else {
+    constexpr bool with_values = !std::is_same_v<V, NoValue>;
+    using CubValue = std::conditional_t<with_values, V, void>;
+    const std::int64_t vn = with_values ? n : 0;
+    K* const keys[2] = {nullptr, nullptr};
+    CubValue* const values[2] = {nullptr, nullptr};
+    const ExecSpace space;
+    std::size_t both = 0, into = 0;
+    int current = 0;
+    const int bits = int(8 * sizeof(K));
+    VendorRadix<ExecSpace>::sort("Ordo::sort", nullptr, both, keys, values, current, n, 0, bits,
+                                 false, space);
+    VendorRadix<ExecSpace>::sort_into("Ordo::sort", nullptr, into, keys[0], keys[1], values[0],
+                                      values[1], n, 0, bits, false, space);
+    const std::size_t words = slot_bytes<std::int64_t>(2);
+    const std::size_t staged = 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn);
+    return words + std::max(staged + slot_bytes<std::byte>(std::int64_t(both)),
+                            slot_bytes<std::byte>(std::int64_t(into)));
+  }
 }
 
 // The vendor merge sort's workspace on n records (keys by Codec, values V): CUB's storage.

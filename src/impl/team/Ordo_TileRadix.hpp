@@ -110,7 +110,7 @@ struct RadixPass {
   static constexpr int team = Warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size;
   static constexpr int items = Tuning::radix_items;
   static constexpr int tile = team * items;
-  static constexpr int columns = Warp ? team / 32 : team;
+  static constexpr int columns = Warp ? team / cuda_warp_lanes : team;
   static_assert(tile < 65536, "tile positions fit the 16-bit counters");
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
@@ -186,7 +186,7 @@ struct RadixPass {
 #if defined(ORDO_CUDA_SEAM)
     if constexpr (Warp) {
       CudaSeam::warp_rank<items>(member, key, pass, rank, counters);
-      place_ranked<items>(member, key, pass, t / 32, columns, rank, counters, start);
+      place_ranked<items>(member, key, pass, t / cuda_warp_lanes, columns, rank, counters, start);
     }
 #endif
     if constexpr (!Warp) {
