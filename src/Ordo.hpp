@@ -19,7 +19,7 @@
 #include <Ordo_Sort.hpp>
 #include <Ordo_SortedSearch.hpp>
 #include <Ordo_Version.hpp>
-#include <impl/core/Ordo_Workspace.hpp>
+#include <Ordo_Workspace.hpp>
 
 /// Ordo's sorted-data primitives on Kokkos Views: sorts (whole arrays, segments, inside a team),
 /// merge, sorted search, compaction, set operations, joins, the load-balancing search and the runs

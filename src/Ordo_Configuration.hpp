@@ -6,8 +6,8 @@
 
 #include <Ordo_Config.hpp>
 #include <Ordo_Version.hpp>
+#include <Ordo_Workspace.hpp>
 #include <impl/core/Ordo_Checks.hpp>
-#include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_SortVendorImpl.hpp>
 
 #include <Kokkos_Core.hpp>

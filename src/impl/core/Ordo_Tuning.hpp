@@ -231,8 +231,10 @@ struct SortTuning {
   // the standard library (the team bins serve the tests of the portable network).
   static constexpr int segment_lane_max = 16;
   static constexpr std::int64_t segment_team_max = 1024;
-  // Threads per team of the kernel that lists each bin's segments (8 segments a thread).
+  // Threads per team of the kernels that take the census of the segments and list each bin's
+  // segments, segment_list_items segments a thread.
   static constexpr int segment_list_team = 1;
+  static constexpr int segment_list_items = 8;
   // Host backends sort segments of encoded keys from this many records on with a radix sort (a
   // lane bound of 32 measured slower with values than a std::sort loop: 16 stays).
   static constexpr std::int64_t segment_host_radix_from = 256;

@@ -105,6 +105,7 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int segment_group_regs = 8;
   static constexpr int segment_group_team = 128;
   static constexpr int segment_list_team = 256;
+  static constexpr int segment_list_items = 8;
 };
 
 template <>

@@ -50,6 +50,7 @@ struct SegmentBins {
   static constexpr int lane_bins = ceil_log2(Tuning::segment_lane_max);
   static constexpr int long_bin = ceil_log2(Tuning::segment_team_max);
   static constexpr int count = long_bin + 1;
+  static constexpr int list_items = Tuning::segment_list_items;  // segments a thread of SegmentPass
   static constexpr std::int64_t capacity(int b) { return std::int64_t(2) << b; }
   // The bin of a segment of len records; -1: none (fewer than 2).
   KOKKOS_INLINE_FUNCTION static int of(std::int64_t len) {
@@ -67,7 +68,7 @@ struct SegmentBins {
 template <bool Place, class ExecSpace, class Bins, class Offsets, class List, class Counts>
 struct SegmentPass {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  static constexpr int items = 8;
+  static constexpr int items = Bins::list_items;
   Offsets offsets;
   List lists;
   Counts counts;

@@ -8,6 +8,7 @@
 
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
+#include <impl/Ordo_MPITuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Nccl.hpp>
 
@@ -89,11 +90,9 @@ class ElementType {
 };
 
 // Element counts to and from every rank as the transport takes them, and where each received run
-// lies. Each run leaves from a multiple of exchange_alignment elements of the sender's sorted keys
-// (up to exchange_alignment - 1 elements of the run before it go along, its head) and lands on
-// such a multiple of the receive buffer: both ends of every copy are aligned. NCCL's copies from
-// and to unaligned addresses are slow (perf_tests/README.md, the distributed sort).
-inline constexpr std::size_t exchange_alignment = 16;
+// lies. Each run leaves from a multiple of MPITuning::exchange_alignment elements of the sender's
+// sorted keys (up to exchange_alignment - 1 elements of the run before it go along, its head) and
+// lands on such a multiple of the receive buffer: both ends of every copy are aligned.
 
 struct ExchangePlan {
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;  // heads included
@@ -105,7 +104,7 @@ struct ExchangePlan {
 
 inline ExchangePlan plan_exchange(MPI_Comm comm, const std::vector<std::uint64_t>& cuts) {
   const int ranks = static_cast<int>(cuts.size()) - 1;
-  constexpr std::size_t align = exchange_alignment;
+  constexpr std::size_t align = MPITuning::exchange_alignment;
   ExchangePlan p;
   std::vector<int> out(2 * ranks), in(2 * ranks);  // (count with head, head) to and from each
   for (int r = 0; r < ranks; ++r) {

@@ -20,6 +20,7 @@
 // keys, which meets the default imbalance of 1/16 in one round.
 
 #include <impl/Ordo_MPICall.hpp>
+#include <impl/Ordo_MPITuning.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -30,6 +31,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -86,11 +88,13 @@ struct Bracket {
   std::uint64_t local = 0;  // this rank's keys before the chosen cut
 };
 
-// Samples a rank takes in each open bracket: 64 P (one round for the default imbalance), at most
-// 2^20 candidates a round over all ranks and brackets, at least 16.
+// Samples a rank takes in each open bracket (MPITuning: 64 P, one round for the default
+// imbalance; at most 2^20 candidates a round over all ranks and brackets; at least 16).
 inline std::uint64_t samples_per_bracket(int ranks, std::size_t brackets) {
-  const std::uint64_t cap = (std::uint64_t(1) << 20) / (std::uint64_t(ranks) * brackets);
-  return std::max<std::uint64_t>(16, std::min<std::uint64_t>(64 * std::uint64_t(ranks), cap));
+  using T = MPITuning;
+  const std::uint64_t cap = T::max_candidates / (std::uint64_t(ranks) * brackets);
+  return std::max<std::uint64_t>(T::min_samples,
+                                 std::min<std::uint64_t>(T::samples_per_rank * ranks, cap));
 }
 
 // This rank's keys that go to each rank: cuts[q] .. cuts[q + 1] of its sorted keys go to rank q.
@@ -121,11 +125,12 @@ std::vector<std::uint64_t> split_points(const ExecSpace& space, MPI_Comm comm, c
   for (Bracket& b : brackets) settle(b);
 
   rounds = 0;
-  constexpr int max_rounds = 64;
+  constexpr int max_rounds = MPITuning::max_rounds;
   while (
       std::any_of(brackets.begin(), brackets.end(), [](const Bracket& b) { return !b.settled; })) {
     if (++rounds > max_rounds) {
-      throw std::runtime_error("Ordo::MPI: splitter refinement did not settle in 64 rounds");
+      throw std::runtime_error("Ordo::MPI: splitter refinement did not settle in " +
+                               std::to_string(max_rounds) + " rounds");
     }
     // Splitters with the same bracket share its samples (every rank agrees on the brackets).
     std::vector<const Bracket*> open;
