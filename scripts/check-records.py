@@ -14,6 +14,9 @@
    The comment selects the record's points (field=value, n as log2 sizes); each "A / B ms" group
    of the row is Ordo's median time at those sizes, and each "A / B x `impl`" group the ratio of
    that impl's median to Ordo's (the record's ordo_speedup), checked to the digits shown.
+   With fields=a,b,... instead of n (records of other shapes, such as ordo-perf-mpi's), the
+   selection is one point and the first number of each non-empty cell from the third on is that
+   point's field a, b, ... in turn.
 """
 import json
 import pathlib
@@ -52,16 +55,38 @@ def close(shown, value):
 NUMBERS = r"(\d+(?:\.\d+)?(?: / \d+(?:\.\d+)?)*)"
 
 
+def check_fields(where, name, chosen, fields, text):
+    if len(chosen) != 1:
+        errors.append(f"{where}: {len(chosen)} points selected in results/{name}, wants one")
+        return
+    cells = [c.strip() for c in text.split("|")[1:]]
+    if cells and not cells[-1]:
+        cells.pop()  # the row's closing bar
+    cells = cells[2:]
+    shown = [m.group(0) for m in (re.search(r"\d+(?:\.\d+)?", c) for c in cells if c) if m]
+    if len(shown) != len(fields):
+        errors.append(f"{where}: {len(shown)} figures for {len(fields)} fields")
+        return
+    for value, field in zip(shown, fields):
+        if not close(value, float(chosen[0][field])):
+            errors.append(f"{where}: {field} shows {value}, results/{name} says "
+                          f"{chosen[0][field]:.4g}")
+
+
 def check_row(doc, line, comment):
     words = comment.split()
     name = words[0][len("results/"):]
     select = dict(word.split("=", 1) for word in words[1:])
-    sizes = [int(s) for s in select.pop("n").split(",")]
+    fields = select.pop("fields").split(",") if "fields" in select else None
+    sizes = [int(s) for s in select.pop("n").split(",")] if fields is None else []
     where = f"{doc}: row '{line[:60]}...'"
     if not (results / name).exists():
         return  # reported as a missing citation
     chosen = [p for p in points(name) if p.get("record") == "point" and
               all(str(p.get(k)).lower() == v.lower() for k, v in select.items())]
+    if fields is not None:
+        check_fields(where, name, chosen, fields, line.split("<!--")[0])
+        return
 
     def figure(log2n, impl, field):
         found = [p[field] for p in chosen if p["n"] == 2**log2n and p["impl"] == impl]
