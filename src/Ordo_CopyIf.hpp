@@ -30,9 +30,9 @@ std::int64_t copy_if(const ExecSpace& space, const InView& in, const OutView& ou
   const Impl::WorkspaceReservation reservation(fn, space, [&] {
     return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
   });
-  return Impl::compact_and_count<true>(fn, space, in.extent(0),
-                                       Impl::SelectByPredicate<InView, Pred>{in, pred},
-                                       Impl::EmitElement<InView, OutView>{in, out});
+  return Impl::counted(fn, space, out.extent(0), [&](const auto& total) {
+    Impl::copy_if_dispatch(fn, space, in, out, pred, total);
+  });
 }
 
 /// The same, writing the selected count to count(0) instead of returning it (it may exceed
@@ -50,8 +50,7 @@ void copy_if(const ExecSpace& space, const InView& in, const OutView& out, const
   const Impl::WorkspaceReservation reservation(fn, space, [&] {
     return Impl::compaction_bound<ExecSpace, void>(std::int64_t(in.extent(0)));
   });
-  Impl::compact_dispatch(space, in.extent(0), Impl::SelectByPredicate<InView, Pred>{in, pred},
-                         Impl::EmitElement<InView, OutView>{in, out}, count);
+  Impl::copy_if_dispatch(fn, space, in, out, pred, count);
 }
 
 /// copy_if on out's execution space. Synchronization: fences that space.

@@ -133,6 +133,40 @@ TEST(CopyIf, AlternatingAndLarge) {
   check_copy_if(keys_with_fraction(large_size(), 0.5, 3, threshold), Below{threshold});
 }
 
+// Where out holds the whole input, from CompactTuning's vendor_from on, copy_if takes the vendor's
+// selection (cub::DeviceSelect::If on CUDA builds with CUB; Ordo's compaction elsewhere): both
+// forms against std::copy_if, out's spare element untouched, and the same input with out one
+// element shorter than the input (Ordo's compaction) giving the same result.
+TEST(CopyIf, OutAsLongAsTheInput) {
+  using Tuning = Ordo::Impl::CompactTuning<ExecSpace>;
+  const bool vendor = Ordo::Impl::cuda_vendor_built && Ordo::Impl::is_cuda_space_v<ExecSpace>;
+  const std::size_t n = vendor ? std::size_t(Tuning::vendor_from) + 5 : 3 * tile_size() + 5;
+  for (double fraction : {0.0, 0.3, 1.0}) {
+    SCOPED_TRACE("fraction " + std::to_string(fraction));
+    std::uint32_t threshold = 0;
+    const auto in = keys_with_fraction(n, fraction, 21, threshold);
+    std::vector<std::uint64_t> expected;
+    std::copy_if(in.begin(), in.end(), std::back_inserter(expected), Below{threshold});
+    const std::size_t k = expected.size();
+    auto din = to_device(in);
+    auto out = poisoned<std::uint64_t>(n + 1);
+    EXPECT_EQ(std::int64_t(k), Ordo::copy_if(ExecSpace(), din, out, Below{threshold}));
+    EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+    Kokkos::deep_copy(out, poison_value<std::uint64_t>());
+    auto count = poisoned<std::int32_t>(1);
+    Ordo::copy_if(ExecSpace(), din, out, Below{threshold}, count);
+    EXPECT_EQ(std::int32_t(k), to_host(count)[0]);
+    EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+    if (k < n) {  // out shorter than the input but long enough: Ordo's compaction
+      auto shorter = Kokkos::subview(out, Kokkos::pair<std::size_t, std::size_t>(0, n - 1));
+      Kokkos::deep_copy(out, poison_value<std::uint64_t>());
+      EXPECT_EQ(std::int64_t(k), Ordo::copy_if(ExecSpace(), din, shorter, Below{threshold}));
+      EXPECT_TRUE(bitwise_equal(expected, head_checked(out, k)));
+    }
+    EXPECT_TRUE(bitwise_equal(in, to_host(din)));
+  }
+}
+
 TEST(CopyIf, OutTooSmallWritesNothingPastItsEnd) {
   using Ordo::Impl::CompactPath;
   std::uint32_t threshold = 0;

@@ -159,6 +159,9 @@ struct CompactTuning {
   static constexpr int lookback_min_teams(std::size_t, bool) { return 0; }
   // Whether the warp seam (where built) compacts elements of value_bytes bytes.
   static constexpr bool warp_compacts(std::size_t) { return true; }
+  // copy_if from vendor_from elements on takes the vendor's selection where the build has one and
+  // it can (Ordo_CopyIfImpl.hpp, copy_if_dispatch).
+  static constexpr std::int64_t vendor_from = std::numeric_limits<std::int64_t>::max();
 };
 
 // A size switch point that is never reached.

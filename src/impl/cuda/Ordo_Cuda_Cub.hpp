@@ -9,7 +9,7 @@
 // CUDA 12.8 and later: ORDO_CUB_MERGE), and the runs' cub::DeviceSelect::Unique,
 // cub::DeviceRunLengthEncode::Encode and cub::DeviceReduce::ReduceByKey (Ordo_RunsImpl.hpp), and
 // the scans by key's cub::DeviceScan::InclusiveScanByKey and ExclusiveScanByKey
-// (Ordo_ScanByKeyImpl.hpp). Sort
+// (Ordo_ScanByKeyImpl.hpp), and copy_if's cub::DeviceSelect::If (Ordo_CopyIfImpl.hpp). Sort
 // keys are CUB's arithmetic types in CUB's order (the device level hands it only keys for which
 // that is Ordo's order), values any trivially copyable type (void: keys only); the runs get integer
 // keys (CUB's == is Ordo's equality for them). Every call runs on the space's stream and returns
@@ -133,6 +133,16 @@ void cub_merge_sort(const char* fn, void* temp, std::size_t& bytes, K* keys, V* 
     status = cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys, values, int(n), less, stream);
   }
   cub_check(status, fn, "DeviceMergeSort");
+}
+
+// The elements of in[0, n) that pred keeps, in order, to out; their number to *selected
+// (cub::DeviceSelect::If, stable). n < 2^31, passed as an int.
+template <class T, class N, class Pred>
+void cub_select_if(const char* fn, void* temp, std::size_t& bytes, const T* in, T* out, N* selected,
+                   std::int64_t n, const Pred& pred, const Kokkos::Cuda& space) {
+  cub_check(
+      cub::DeviceSelect::If(temp, bytes, in, out, selected, int(n), pred, space.cuda_stream()), fn,
+      "DeviceSelect::If");
 }
 
 // The runs' calls take n < 2^31 and pass it as an int: CUB then indexes with 32-bit offsets (with

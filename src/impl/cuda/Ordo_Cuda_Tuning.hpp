@@ -126,6 +126,9 @@ struct CompactTuning<Kokkos::Cuda> {
   // Kokkos gives a CUDA team at most 48 KiB: elements of up to 8 bytes fit (32 KiB); larger ones
   // (retrieve_all of 64-bit keys and values: 64 KiB) take the portable path.
   static constexpr bool warp_compacts(std::size_t value_bytes) { return value_bytes <= 8; }
+  // cub::DeviceSelect::If from 2^23 elements: the single pass waits on its look-back and trails it
+  // from there (perf_tests/README.md, copy_if); below, the single pass is faster.
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 23;
   static_assert(team_size * items_per_thread * 8 <= 48 * 1024 &&
                     lookback_team_size * lookback_items_per_thread * 8 <= 48 * 1024,
                 "the warp seam's stage of 8-byte elements fits a CUDA team's scratch");

@@ -31,7 +31,9 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/cuda/Ordo_Cuda_Compact.hpp>
+#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_TileCompact.hpp>
 
@@ -190,19 +192,52 @@ void check_compaction(const char* fn, const InView& in, const OutView& out,
   check_all_reachable<ExecSpace>(fn, "in", in, "out", out, named_others...);
 }
 
-// Runs the compaction of [0, n) with the total in the counts workspace and returns it; an
-// overflow of the emitter's capacity (whose writes were dropped) is an error.
-template <bool Ordered, class ExecSpace, class Select, class Emit>
-std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
-                               const Select& select, const Emit& emit) {
+// run(total) with the total in the counts workspace, which it returns; a total past capacity (the
+// output's extent: the writes past it were dropped) is an error.
+template <class ExecSpace, class Run>
+std::int64_t counted(const char* fn, const ExecSpace& space, std::int64_t capacity,
+                     const Run& run) {
   const auto total = workspace<std::int64_t>(space, 1, WorkspaceSlot::counts);
-  compact<Ordered>(space, n, select, emit, total);
+  run(total);
   const std::int64_t count = read_back<1>(space, total, std::string(fn) + ": fence")[0];
-  if (count > emit.capacity()) {
-    fail(fn, "out has " + std::to_string(emit.capacity()) + " elements, the selection has " +
+  if (count > capacity) {
+    fail(fn, "out has " + std::to_string(capacity) + " elements, the selection has " +
                  std::to_string(count) + " (nothing was written past out's end)");
   }
   return count;
+}
+
+// The compaction of [0, n), counted.
+template <bool Ordered, class ExecSpace, class Select, class Emit>
+std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int64_t n,
+                               const Select& select, const Emit& emit) {
+  return counted(fn, space, emit.capacity(),
+                 [&](const auto& total) { compact<Ordered>(space, n, select, emit, total); });
+}
+
+// copy_if's stable compaction of in into out, the count to total(0): the vendor's selection
+// (cub::DeviceSelect::If) where the seam can take it with Ordo's contract (CUDA with CUB,
+// contiguous Views of one element type, out at least as long as in, from CompactTuning's
+// vendor_from elements on), else Ordo's compaction.
+template <class ExecSpace, class InView, class OutView, class Pred, class TotalView>
+void copy_if_dispatch(const char* fn, const ExecSpace& space, const InView& in, const OutView& out,
+                      const Pred& pred, const TotalView& total) {
+  if constexpr (cuda_vendor_built && is_contiguous_1d_v<InView> && is_contiguous_1d_v<OutView> &&
+                std::is_same_v<typename InView::non_const_value_type,
+                               typename OutView::non_const_value_type>) {
+    if (vendor_takes<ExecSpace>(in.extent(0), CompactTuning<ExecSpace>::vendor_from, out)) {
+#if defined(ORDO_CUDA_VENDOR)
+      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
+        CudaSeam::cub_select_if(fn, temp, bytes, in.data(), out.data(), total.data(), in.extent(0),
+                                pred, space);
+      });
+#endif
+      return;
+    }
+  }
+  (void)fn;
+  compact_dispatch(space, in.extent(0), SelectByPredicate<InView, Pred>{in, pred},
+                   EmitElement<InView, OutView>{in, out}, total);
 }
 
 // An upper bound of the workspace of the compactions and the runs calls over n elements of

@@ -236,22 +236,6 @@ inline constexpr bool vendor_op_v = std::is_integral_v<V> &&
                                      std::is_same_v<Op, maximum<>> ||
                                      std::is_same_v<Op, maximum<V>>);
 
-// The vendor seam takes n elements from `from` on, where every output holds n.
-template <class ExecSpace, class... Outs>
-bool vendor_takes(std::int64_t n, std::int64_t from, const Outs&... outs) {
-  return is_cuda_space_v<ExecSpace> && n >= from && n <= std::numeric_limits<int>::max() &&
-         ((std::int64_t(outs.extent(0)) >= n) && ...);
-}
-
-// call(temp, bytes), CUB's way: once with temp null to size its temporary storage, then with
-// that storage from the workspace.
-template <class ExecSpace, class Call>
-void with_vendor_temp(const ExecSpace& space, const Call& call) {
-  std::size_t bytes = 0;
-  call(nullptr, bytes);
-  call(workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp).data(), bytes);
-}
-
 // unique: the first element of each run of in to out, their number to total(0).
 template <class ExecSpace, class InView, class OutView, class Comp, class TotalView>
 void unique_dispatch(const char* fn, const ExecSpace& space, const InView& in, const OutView& out,
