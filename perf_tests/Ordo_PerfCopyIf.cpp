@@ -3,8 +3,9 @@
 // cub::DeviceSelect::If (CUDA builds), Kokkos::Experimental::copy_if, std::copy_if (host), the
 // parallel_scan export users write today, and a device copy of the bytes moved.
 //
-// copy_if       n keys in random order, keeping a fraction of them (--fraction, default 0.5):
-//               Ordo::copy_if with the count to a device View (the row the ratios divide by),
+// copy_if       n keys in random order, keeping a fraction of them (--fraction, default 0.5), to
+//               an output of n: Ordo::copy_if with the count to a device View (the row the
+//               ratios divide by),
 //               copy_if_unordered likewise, and copy_if returning the count (fences)
 // retrieve_all  a Kokkos::UnorderedMap<u32, u32> of capacity n holding n/2 entries (or
 //               --fraction of n): Ordo::retrieve_all (count to a device View), the unordered
@@ -72,7 +73,9 @@ void run_copy_if_point(const Options& o, Report& report, int log2n) {
   std::copy_if(h.begin(), h.end(), std::back_inserter(expected), pred);
   const std::int64_t k = expected.size();
   auto in = to_device(h, "in");
-  Kokkos::View<T*, MemorySpace> out("out", k);
+  // out holds n, as a caller who does not know the count allocates it (Ordo's dispatch may then
+  // take the vendor's selection; "ordo single pass" is Ordo's own kernel on the same out).
+  Kokkos::View<T*, MemorySpace> out("out", n);
   Kokkos::View<std::int64_t*, MemorySpace> count("count", 1);
 
   const double bytes = double(n + k) * sizeof(T);
