@@ -84,8 +84,9 @@ def check_row(doc, line, comment):
         return  # reported as a missing citation
     chosen = [p for p in points(name) if p.get("record") == "point" and
               all(str(p.get(k)).lower() == v.lower() for k, v in select.items())]
+    text = line.split("<!--")[0]
     if fields is not None:
-        check_fields(where, name, chosen, fields, line.split("<!--")[0])
+        check_fields(where, name, chosen, fields, text)
         return
 
     def figure(log2n, impl, field):
@@ -95,7 +96,6 @@ def check_row(doc, line, comment):
             return None
         return found[0]
 
-    text = line.split("<!--")[0]
     groups = [(m.group(1), "ordo", "median_ms") for m in re.finditer(NUMBERS + r" ms\b", text)]
     groups += [(m.group(1).replace("x", ""), m.group(2), "ordo_speedup")
                for m in re.finditer(r"(\d+\.\d+x(?: / \d+\.\d+x)*) `([^`]+)`", text)]

@@ -2,10 +2,12 @@
 #ifndef ORDO_IMPL_SORTVENDORIMPL_HPP
 #define ORDO_IMPL_SORTVENDORIMPL_HPP
 
-// Device level of the vendor sorts: on CUDA, cub::DeviceRadixSort and, at middle sizes,
-// cub::DeviceMergeSort through the vendor seam (src/impl/cuda/Ordo_Cuda_Cub.hpp) with Ordo's
-// contract around them. The merge sort sorts the caller's contiguous Views in place with Ordo's
-// order as its comparator (vendor_merge_sort). Three ways into the radix sort:
+// Device level of the vendor sorts: the vendor radix sort of the space (VendorRadix: on CUDA
+// cub::DeviceRadixSort, src/impl/cuda/Ordo_Cuda_Cub.hpp; on HIP with Ordo_ENABLE_ROCPRIM
+// rocPRIM's, src/impl/hip/Ordo_Hip_Rocprim.hpp; both order keys alike, written "CUB" below) and,
+// on CUDA at middle sizes, cub::DeviceMergeSort, with Ordo's contract around them. The merge sort
+// sorts the caller's contiguous Views in place with Ordo's order as its comparator
+// (vendor_merge_sort). Three ways into the radix sort:
 //   direct  the caller's contiguous Views, in place: CUB sorts between them and workspace buffers;
 //           when it ends in the workspace, the records are copied back
 //   into    the caller's contiguous input Views to its output Views (sort_into): CUB reads the
@@ -140,8 +142,8 @@ struct VendorStore {
 #if defined(ORDO_VENDOR_SORT)
 
 // The vendor's temporary storage for a sort of n records by bits r, in the workspace: its size
-// asked of CUB once per shape (the last four shapes of each record type and way in are kept). Into:
-// from in to out; otherwise between the two buffers.
+// asked of the vendor once per shape (the last four shapes of each record type and way in are
+// kept). Into: from in to out; otherwise between the two buffers.
 struct VendorShape {
   std::int64_t n = -1;
   int begin = 0, end = 0;
