@@ -4,11 +4,13 @@
 
 Every header has a level: src/impl/core/ 0, lane/ 1, team/ 2, device/ 3, the public entry points
 src/Ordo_*.hpp 4, a subpackage's impl/ 5 and its entry points 6. The vocabulary headers (types and
-configuration only: Ordo_Config, Ordo_Version, Ordo_Comparators, Ordo_SearchTypes and the
+configuration only: Ordo_BuildOptions, Ordo_Version, Ordo_Comparators, Ordo_SearchTypes and the
 subpackages' *Types.hpp) are level 0. A portable header includes headers of its level or lower.
-A file of a backend seam (src/impl/cuda/ and src/impl/hip/, and a subpackage's impl/cuda/ at level 'package')
-names its level in a 'Seam level: <level>.' line and sits at the bottom of it: it includes portable headers of lower levels only, and seam files of its level
-or lower. Prints every include that breaks the order; exit status 1 if there is one.
+A backend seam's files sit in a folder under the level they specialize (src/impl/<level>/cuda/,
+src/impl/<level>/hip/; a subpackage's impl/cuda/ at its level), at the bottom of that level: they
+include portable headers of lower levels only, and seam files of their level or lower. The folders
+keep the same order: no folder of src/impl/ (or of a subpackage's impl/) includes a file of a
+folder above it. Prints every include that breaks the order; exit status 1 if there is one.
 """
 import pathlib
 import re
@@ -16,9 +18,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LEVELS = {"core": 0, "lane": 1, "team": 2, "device": 3, "package": 5}
-VOCABULARY = {"Ordo_Config.hpp", "Ordo_Version.hpp", "Ordo_Comparators.hpp", "Ordo_SearchTypes.hpp"}
+VOCABULARY = {"Ordo_BuildOptions.hpp", "Ordo_Version.hpp", "Ordo_Comparators.hpp", "Ordo_SearchTypes.hpp"}
 INCLUDE = re.compile(r'^#include <((?:impl/)?[A-Za-z/_]*Ordo_[A-Za-z_]+\.hpp)>', re.M)
-SEAM_LEVEL = re.compile(r"^// Seam level: (core|lane|team|device|package)\.", re.M)
+BACKENDS = ("cuda", "hip")
 
 
 def headers():
@@ -30,33 +32,37 @@ def headers():
         for path in sorted(root.rglob("*.hpp")):
             name = path.relative_to(root).as_posix()
             parts = name.split("/")
-            seam = parts[:2] in (["impl", "cuda"], ["impl", "hip"])
+            seam = len(parts) >= 3 and parts[-2] in BACKENDS
             if name in VOCABULARY or (package and len(parts) == 1 and name.endswith("Types.hpp")):
                 level = 0
-            elif seam:
-                m = SEAM_LEVEL.search(path.read_text())
-                if not m:
-                    print(f"check-levels: {path.relative_to(ROOT)} has no 'Seam level: <level>.' line")
-                    level = None
-                else:
-                    level = LEVELS[m.group(1)]
             elif len(parts) == 1:
                 level = 6 if package else 4
             elif package:
                 level = 5
-            elif parts[1] in LEVELS:
+            elif parts[1] in LEVELS and (len(parts) == 3 or (len(parts) == 4 and seam)):
                 level = LEVELS[parts[1]]
             else:
                 print(f"check-levels: {path.relative_to(ROOT)} lies outside the level folders")
                 level = None
-            found[name] = (path, level, seam)
+            found[name] = (path, level, seam, folder_level(name, package))
     return found
+
+
+def folder_level(name, package):
+    """The level of the folder of src/impl/ (or of a subpackage's impl/) that holds header `name`
+    (impl/<level>/ and impl/<level>/<backend>/ sit at <level>), or None outside them."""
+    parts = name.split("/")
+    if parts[0] != "impl":
+        return None
+    if package:
+        return LEVELS["package"]
+    return LEVELS.get(parts[1]) if len(parts) >= 3 else None
 
 
 def main():
     found = headers()
-    status = 1 if any(level is None for _, level, _ in found.values()) else 0
-    for name, (path, level, seam) in sorted(found.items()):
+    status = 1 if any(level is None for _, level, _, _ in found.values()) else 0
+    for name, (path, level, seam, flevel) in sorted(found.items()):
         if level is None:
             continue
         for target in INCLUDE.findall(path.read_text()):
@@ -65,7 +71,12 @@ def main():
                     print(f"check-levels: {path.relative_to(ROOT)} includes {target}, which is not in src/")
                     status = 1
                 continue
-            _, tlevel, tseam = found[target]
+            _, tlevel, tseam, tflevel = found[target]
+            if flevel is not None and tflevel is not None and tflevel > flevel:
+                print(f"check-levels: {path.relative_to(ROOT)} (folder level {flevel}) includes "
+                      f"{target} (folder level {tflevel}): no folder includes one above it")
+                status = 1
+                continue
             if tlevel is None:
                 continue
             ok = tlevel <= level

@@ -5,8 +5,8 @@
 // Ordo: sorted-data primitives for Kokkos. The umbrella header.
 
 #include <Ordo_Binning.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <Ordo_Comparators.hpp>
-#include <Ordo_Config.hpp>
 #include <Ordo_Configuration.hpp>
 #include <Ordo_CopyIf.hpp>
 #include <Ordo_Join.hpp>

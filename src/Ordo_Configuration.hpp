@@ -4,7 +4,7 @@
 
 // Ordo::print_configuration: what this build of Ordo is and holds.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <Ordo_Version.hpp>
 #include <Ordo_Workspace.hpp>
 #include <impl/core/Ordo_Checks.hpp>

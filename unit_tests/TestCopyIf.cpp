@@ -139,7 +139,8 @@ TEST(CopyIf, AlternatingAndLarge) {
 // element shorter than the input (Ordo's compaction) giving the same result.
 TEST(CopyIf, OutAsLongAsTheInput) {
   using Tuning = Ordo::Impl::CompactTuning<ExecSpace>;
-  const bool vendor = Ordo::Impl::cuda_vendor_built && Ordo::Impl::is_cuda_space_v<ExecSpace>;
+  using View = Kokkos::View<std::uint64_t*, ExecSpace>;
+  const bool vendor = Ordo::Impl::Vendor<ExecSpace>::template takes_select<View, View>();
   const std::size_t n = vendor ? std::size_t(Tuning::vendor_from) + 5 : 3 * tile_size() + 5;
   for (double fraction : {0.0, 0.3, 1.0}) {
     SCOPED_TRACE("fraction " + std::to_string(fraction));

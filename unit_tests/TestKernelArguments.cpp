@@ -8,7 +8,7 @@
 // the payload and the sentinel; the host compares with what it put there. nvcc 12.9 and later as
 // C++20 with [[no_unique_address]] in Kokkos' View laid Views out one word shorter in device code
 // than on the host, and every read after the first View was off by that word
-// (src/impl/cuda/Ordo_Cuda_Toolchain.hpp refuses that build; this test catches any other).
+// (src/impl/core/cuda/Ordo_Cuda_Toolchain.hpp refuses that build; this test catches any other).
 
 #include "Ordo_TestBackend.hpp"
 

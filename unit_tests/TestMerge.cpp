@@ -154,9 +154,9 @@ TYPED_TEST(MergeTyped, VendorMergeTakesIntegersOnly) {
     const auto out = at_offset(std::vector<T>(expected.size() + 1, poison_value<T>()), offset + 2);
     using Out = std::decay_t<decltype(out)>;
     constexpr bool takes =
-        Ordo::Impl::vendor_merge_takes<ExecSpace, std::decay_t<decltype(da)>,
-                                       std::decay_t<decltype(db)>, Out, Ordo::Impl::NoValues,
-                                       std::decay_t<decltype(comp)>>();
+        Ordo::Impl::Vendor<ExecSpace>::template takes_merge<std::decay_t<decltype(da)>,
+                                                            std::decay_t<decltype(db)>, Out,
+                                                            std::decay_t<decltype(comp)>>();
     const bool ran = Ordo::Impl::vendor_merge(space, da, db, out, comp);
     space.fence();
     EXPECT_TRUE(takes || !ran);

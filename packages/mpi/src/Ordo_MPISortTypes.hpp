@@ -4,7 +4,7 @@
 
 // Options, statistics and result types of the distributed sort (packages/mpi).
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 
 #include <cstdint>
 

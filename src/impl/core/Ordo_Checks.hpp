@@ -5,7 +5,7 @@
 // Argument checks shared by every device-level algorithm. They run before any kernel of the
 // algorithm and throw std::invalid_argument with a message that starts with the function's name.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>

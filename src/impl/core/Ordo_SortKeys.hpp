@@ -90,13 +90,19 @@ struct Codec<Key, Comp,
   // byte loads (nvcc cannot see the element's alignment through the generic pointer): four
   // loads and three byte permutes per 4-byte key where a copy first loads it in one.
   KOKKOS_INLINE_FUNCTION static Bits encode(const Key k) {
-    Bits b = Kokkos::bit_cast<Bits>(k);
-    if constexpr (std::is_floating_point_v<Key>) {
-      b = ((b & sign) ? ~b : (b | sign)) - rotation;
-    } else if constexpr (std::is_signed_v<Key>) {
-      b ^= sign;
-    }
+    Bits b = ordered(k);
+    if constexpr (std::is_floating_point_v<Key>) b -= rotation;
     return descending ? Bits(~b) : b;
+  }
+  // The ascending image before the rotation (floats: negative ones inverted, the sign bit of the
+  // others set; signed: the sign bit flipped), the order in which the vendor radix sorts (CUB,
+  // rocPRIM) sort keys' bits: it differs from encode's only by the float rotation, which orders
+  // -0.0 and NaNs as Ordo does.
+  KOKKOS_INLINE_FUNCTION static Bits ordered(const Key k) {
+    const Bits b = Kokkos::bit_cast<Bits>(k);
+    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : Bits(b | sign);
+    if constexpr (std::is_signed_v<Key>) return Bits(b ^ sign);
+    return b;
   }
   KOKKOS_INLINE_FUNCTION static Key decode(Bits b) {
     if (descending) b = ~b;

@@ -3,26 +3,28 @@
 #define ORDO_IMPL_TRAITS_HPP
 
 // The core's traits, and the one point where portable code reaches the backend seams
-// (src/impl/cuda/): the backend macros are read here and in the seam files, nowhere else.
-// Portable code asks is_cuda_space_v, with_warp_seam and the Seam functions below; the
-// specializations of a tile agent are named in its file under the seam's ORDO_CUDA_* flag.
+// (src/impl/<level>/cuda/, src/impl/<level>/hip/): the backend macros are read here and in the seam
+// files, nowhere else. Portable code asks is_cuda_space_v, with_warp_seam and the Seam functions
+// below; the specializations of a tile agent are named in its file under the seam's ORDO_CUDA_*
+// flag.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 
-#include <impl/cuda/Ordo_Cuda_Memory.hpp>
-#include <impl/cuda/Ordo_Cuda_Toolchain.hpp>
+#include <impl/core/cuda/Ordo_Cuda_Memory.hpp>
+#include <impl/core/cuda/Ordo_Cuda_Toolchain.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <type_traits>
 
-// The seam flags, the one switch for every call of portable code into src/impl/cuda/ (the tile
+// The seam flags, the one switch for every call of portable code into the CUDA seam (the tile
 // agents name the seam's functions under them):
 //   ORDO_CUDA_SEAM    the warp-shuffle specializations: CUDA, Ordo_ENABLE_CUDA_SPECIALIZATIONS
-//   ORDO_CUDA_VENDOR  the vendor calls (CUB: the sort's radix sort, the runs): CUDA,
+//   ORDO_CUDA_VENDOR  the vendor calls (CUB, Vendor<Kokkos::Cuda> below): CUDA,
 //                     Ordo_ENABLE_CUB
-//   ORDO_HIP_VENDOR   its HIP twin (src/impl/hip/: rocPRIM's radix sort): HIP, Ordo_ENABLE_ROCPRIM
+//   ORDO_HIP_VENDOR   its HIP twin (rocPRIM's radix sort, Vendor<Kokkos::HIP>): HIP,
+//                     Ordo_ENABLE_ROCPRIM
 //   ORDO_VENDOR_SORT  either: a vendor radix sort behind the sort's dispatch
 #if defined(KOKKOS_ENABLE_CUDA) && defined(ORDO_ENABLE_CUDA_SPECIALIZATIONS)
 #define ORDO_CUDA_SEAM 1
@@ -100,13 +102,53 @@ inline constexpr bool cuda_specializations_built =
     false;
 #endif
 
-// Whether the CUDA vendor seam (CUB) is built (CUDA backend and Ordo_ENABLE_CUB).
-inline constexpr bool cuda_vendor_built =
-#if defined(ORDO_CUDA_VENDOR)
-    true;
-#else
-    false;
-#endif
+// The vendor library of an execution space as the device level asks it, the one vendor seam: for
+// each call family, whether the vendor can take a call with Ordo's contract, and the calls. This
+// primary template is a space without one (every answer false, no call); each vendor library
+// specializes it in its seam (device/cuda/Ordo_Cuda_Cub.hpp: CUB for Kokkos::Cuda;
+// device/hip/Ordo_Hip_Rocprim.hpp: rocPRIM for Kokkos::HIP), where every eligibility rule lives.
+//   radix_sort, merge_sort        the sorts (sort and sort_into; sort_merge)
+//   takes_merge<A, B, Out, Comp>  merge (keys alone)
+//   takes_unique, takes_run_length_encode, takes_reduce_by_key, takes_scan_by_key
+//                                 the runs and the scans by key (the Views' types, comparator, op)
+//   takes_select<In, Out>         copy_if
+//   takes_size(n, from, outs...)  n elements, from `from` on, with outputs that hold n
+// Each takes_* says whether the vendor's result is Ordo's, bit for bit; the device level asks it,
+// then the vendor's temporary storage through device/Ordo_VendorCalls.hpp.
+struct NoVendor {
+  static constexpr bool radix_sort = false;
+  static constexpr bool merge_sort = false;
+  template <class... T>
+  static constexpr bool takes_merge() {
+    return false;
+  }
+  template <class... T>
+  static constexpr bool takes_unique() {
+    return false;
+  }
+  template <class... T>
+  static constexpr bool takes_run_length_encode() {
+    return false;
+  }
+  template <class... T>
+  static constexpr bool takes_reduce_by_key() {
+    return false;
+  }
+  template <class... T>
+  static constexpr bool takes_scan_by_key() {
+    return false;
+  }
+  template <class... T>
+  static constexpr bool takes_select() {
+    return false;
+  }
+  template <class... Outs>
+  static bool takes_size(std::int64_t, std::int64_t, const Outs&...) {
+    return false;
+  }
+};
+template <class ExecSpace>
+struct Vendor : NoVendor {};
 
 // The lanes of the CUDA warp that the seam's kernels are written for (a slab's lanes, a ballot's
 // bits, a shuffle's width). Only the seam's launches use it: portable kernels size their lane
@@ -114,7 +156,7 @@ inline constexpr bool cuda_vendor_built =
 // portable assumes 32 lanes (AMD wavefronts have 64).
 inline constexpr int cuda_warp_lanes = 32;
 
-// Calls launch(std::true_type{}) where the CUDA seams (src/impl/cuda/) are built, the space is
+// Calls launch(std::true_type{}) where the CUDA seams are built, the space is
 // Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).
 template <class ExecSpace, class Launch>
 void with_warp_seam(bool warp, const Launch& launch) {

@@ -253,7 +253,7 @@ struct TeamSortTuning {
 }  // namespace Ordo::Impl
 
 // The CUDA and HIP specializations of the structs above.
-#include <impl/cuda/Ordo_Cuda_Tuning.hpp>
-#include <impl/hip/Ordo_Hip_Tuning.hpp>
+#include <impl/core/cuda/Ordo_Cuda_Tuning.hpp>
+#include <impl/core/hip/Ordo_Hip_Tuning.hpp>
 
 #endif

@@ -27,6 +27,7 @@
 #include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 #include <impl/device/Ordo_SortVendorImpl.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -203,18 +204,23 @@ struct Positions {
   }
 };
 
-#if defined(ORDO_VENDOR_SORT)
-// The vendor's temporary storage for the sort of n (id, position) records by `bits` bits.
+// The vendor's sort of n (id, position) records by `bits` bits, from cells and positions into
+// sorted and perm (with temp null: its temporary storage, as vendor_temp_bytes asks it).
 template <class ExecSpace, class Cell, class Index>
-std::size_t vendor_bins_temp_bytes(std::int64_t n, int bits) {
-  std::size_t bytes = 0;
-  VendorRadix<ExecSpace>::sort_into("Ordo::bin_permutation", nullptr, bytes,
-                                    static_cast<const Cell*>(nullptr), static_cast<Cell*>(nullptr),
-                                    static_cast<const Index*>(nullptr),
-                                    static_cast<Index*>(nullptr), n, 0, bits, false, ExecSpace());
-  return bytes;
-}
-#endif
+struct VendorBinSort {
+  const char* fn;
+  ExecSpace space;
+  const Cell* cells;
+  Cell* sorted;
+  const Index* positions;
+  Index* perm;
+  std::int64_t n;
+  int bits;
+  void operator()(void* temp, std::size_t& bytes) const {
+    Vendor<ExecSpace>::sort_into(fn, temp, bytes, cells, sorted, positions, perm, n, 0, bits, false,
+                                 space);
+  }
+};
 
 // The workspace of bin_permutation on n ids in nbins cells (the most of its paths).
 template <class ExecSpace, class Cell, class Index>
@@ -227,14 +233,15 @@ std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
     const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, ExecSpace().concurrency());
     most = std::max(most, slot_bytes<std::uint32_t>(chunks * nbins));
   }
-#if defined(ORDO_VENDOR_SORT)
   if constexpr (vendor_sort_available_v<ExecSpace>) {
-    most = std::max(most,
-                    slot_bytes<Cell>(n) + slot_bytes<Index>(n) +
-                        slot_bytes<std::byte>(std::int64_t(
-                            vendor_bins_temp_bytes<ExecSpace, Cell, Index>(n, bin_bits(nbins)))));
+    const int bits = bin_bits(nbins);
+    const std::size_t temp = vendor_temp_bytes(
+        VendorShape{n, 0, 0, bits},
+        VendorBinSort<ExecSpace, Cell, Index>{"Ordo::bin_permutation", ExecSpace(), nullptr,
+                                              nullptr, nullptr, nullptr, n, bits});
+    most = std::max(most, slot_bytes<Cell>(n) + slot_bytes<Index>(n) +
+                              slot_bytes<std::byte>(std::int64_t(temp)));
   }
-#endif
   return most;
 }
 
@@ -252,20 +259,19 @@ void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, st
     }
   }
   const auto sorted = workspace<Cell>(space, n, WorkspaceSlot::bin_keys);
-#if defined(ORDO_VENDOR_SORT)
   if constexpr (vendor_bins_v<ExecSpace, CellView, PermView>) {
     const int bits = bin_bits(nbins);
     const auto positions = workspace<Index>(space, n, WorkspaceSlot::bin_positions);
-    std::size_t bytes = vendor_bins_temp_bytes<ExecSpace, Cell, Index>(n, bits);
-    const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
+    const VendorBinSort<ExecSpace, Cell, Index> sort{
+        fn, space, cells.data(), sorted.data(), positions.data(), perm.data(), n, bits};
+    const auto temp = vendor_temp(space, VendorShape{n, 0, 0, bits}, sort);
+    std::size_t bytes = temp.extent(0);
     over_ids("Ordo::bin_permutation::positions", space, n,
              Positions<decltype(positions)>{positions});
-    VendorRadix<ExecSpace>::sort_into(fn, temp.data(), bytes, cells.data(), sorted.data(),
-                                      positions.data(), perm.data(), n, 0, bits, false, space);
+    sort(temp.data(), bytes);
     fill_bin_offsets(space, sorted, nbins, offsets);
     return;
   }
-#endif
   (void)fn;
   using C = Codec<Cell, less<>>;
   stable_permutation(space, cells, perm, CodecKeys<C, decltype(sorted)>{sorted}, less<>{},

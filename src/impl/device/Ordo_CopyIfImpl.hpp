@@ -30,12 +30,11 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Compact.hpp>
-#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_TileCompact.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -215,23 +214,20 @@ std::int64_t compact_and_count(const char* fn, const ExecSpace& space, std::int6
                  [&](const auto& total) { compact<Ordered>(space, n, select, emit, total); });
 }
 
-// copy_if's stable compaction of in into out, the count to total(0): the vendor's selection
-// (cub::DeviceSelect::If) where the seam can take it with Ordo's contract (CUDA with CUB,
-// contiguous Views of one element type, out at least as long as in, from CompactTuning's
-// vendor_from elements on), else Ordo's compaction.
+// copy_if's stable compaction of in into out, the count to total(0): the vendor's selection where
+// the seam takes it (Vendor::takes_select and takes_size: on CUDA, cub::DeviceSelect::If for
+// contiguous Views of one element type, out at least as long as in) from CompactTuning's
+// vendor_from elements on, else Ordo's compaction.
 template <class ExecSpace, class InView, class OutView, class Pred, class TotalView>
 void copy_if_dispatch(const char* fn, const ExecSpace& space, const InView& in, const OutView& out,
                       const Pred& pred, const TotalView& total) {
-  if constexpr (cuda_vendor_built && is_contiguous_1d_v<InView> && is_contiguous_1d_v<OutView> &&
-                std::is_same_v<typename InView::non_const_value_type,
-                               typename OutView::non_const_value_type>) {
-    if (vendor_takes<ExecSpace>(in.extent(0), CompactTuning<ExecSpace>::vendor_from, out)) {
-#if defined(ORDO_CUDA_VENDOR)
-      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
-        CudaSeam::cub_select_if(fn, temp, bytes, in.data(), out.data(), total.data(), in.extent(0),
-                                pred, space);
+  using Seam = Vendor<ExecSpace>;
+  const std::int64_t n = in.extent(0);
+  if constexpr (Seam::template takes_select<InView, OutView>()) {
+    if (Seam::takes_size(n, CompactTuning<ExecSpace>::vendor_from, out)) {
+      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
+        Seam::select_if(fn, temp, bytes, in.data(), out.data(), total.data(), n, pred, space);
       });
-#endif
       return;
     }
   }

@@ -7,8 +7,8 @@
 //                    Ordo::merge::tiles (as many teams as the device holds, each running tiles
 //                    one after another, the next one's loads in flight); small inputs: one
 //                    launch, Ordo::merge::fused, one team per tile, co-ranking its own tile
-//                    from MergeTuning's vendor_from on, keys that the vendor merge can take
-//                    (vendor_merge: cub::DeviceMerge on CUDA) go to it instead
+//                    from MergeTuning's vendor_from on, keys that the vendor merge takes
+//                    (Vendor::takes_merge; cub::DeviceMerge on CUDA) go to it instead
 //   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
 
 #include <impl/core/Ordo_Checks.hpp>
@@ -16,8 +16,8 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_MergePathLaunch.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/team/Ordo_TileMerge.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -58,46 +58,26 @@ void merge_tiled(const ExecSpace& space, const AView& a, const BView& b, const O
       });
 }
 
-// Whether the vendor merge (cub::DeviceMerge, built where ORDO_CUB_MERGE) may merge these keys
-// with Ordo's contract: CUDA, no values, contiguous Views of one integer type under Ordo::less or
-// Ordo::greater. CUB's merge is not stable, which only keys that are equal but not the same bits
-// could show: integers have none.
-template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
-constexpr bool vendor_merge_takes() {
-#if defined(ORDO_CUDA_VENDOR) && defined(ORDO_CUB_MERGE)
-  using Key = typename OutView::non_const_value_type;
-  return std::is_same_v<ExecSpace, Kokkos::Cuda> && std::is_same_v<Values, NoValues> &&
-         is_contiguous_1d_v<AView> && is_contiguous_1d_v<BView> && is_contiguous_1d_v<OutView> &&
-         std::is_same_v<typename AView::non_const_value_type, Key> &&
-         std::is_same_v<typename BView::non_const_value_type, Key> && std::is_integral_v<Key> &&
-         is_ordo_order_v<Comp, Key>;
-#else
-  return false;
-#endif
-}
-
-// The vendor merge of a and b into out[0, |a| + |b|), where vendor_merge_takes: true if it ran
-// (Ordo::merge::vendor), false where it cannot take the keys or its temporary storage would pass
+// The vendor merge of a and b into out[0, |a| + |b|): true if it ran (Ordo::merge::vendor), false
+// where the seam does not take the keys (Vendor::takes_merge) or its temporary storage would pass
 // the merge's workspace bound (merge_path_bound, what the call reserved); then nothing ran.
 template <class ExecSpace, class AView, class BView, class OutView, class Comp>
 bool vendor_merge(const ExecSpace& space, const AView& a, const BView& b, const OutView& out,
                   const Comp& comp) {
-  if constexpr (vendor_merge_takes<ExecSpace, AView, BView, OutView, NoValues, Comp>()) {
-#if defined(ORDO_CUDA_VENDOR) && defined(ORDO_CUB_MERGE)
+  if constexpr (Vendor<ExecSpace>::template takes_merge<AView, BView, OutView, Comp>()) {
     const std::int64_t m = a.extent(0), n = b.extent(0);
-    const char* fn = "Ordo::merge";
-    std::size_t bytes = 0;
-    CudaSeam::cub_merge_keys(fn, nullptr, bytes, a.data(), m, b.data(), n, out.data(), comp, space);
-    if (slot_bytes<std::byte>(std::int64_t(bytes)) > merge_path_bound(m + n)) return false;
-    const auto temp = workspace<std::byte>(space, bytes);
     const Region region("Ordo::merge::vendor");
-    CudaSeam::cub_merge_keys(fn, temp.data(), bytes, a.data(), m, b.data(), n, out.data(), comp,
-                             space);
-    return true;
-#endif
+    return with_vendor_temp(
+        space, VendorShape{m, n},
+        [&](void* temp, std::size_t& bytes) {
+          Vendor<ExecSpace>::merge("Ordo::merge", temp, bytes, a.data(), m, b.data(), n, out.data(),
+                                   comp, space);
+        },
+        merge_path_bound(m + n), WorkspaceSlot::partition);
+  } else {
+    (void)space, (void)a, (void)b, (void)out, (void)comp;
+    return false;
   }
-  (void)space, (void)a, (void)b, (void)out, (void)comp;
-  return false;
 }
 
 template <class ExecSpace, class AView, class BView, class OutView, class Values, class Comp>
@@ -113,7 +93,8 @@ void merge_dispatch(const ExecSpace& space, const AView& a, const BView& b, cons
         MergeHost<AView, BView, OutView, Values, Comp>{a, b, out, values, chunks, comp});
   } else {
     using Tuning = MergeTuning<ExecSpace, sizeof(typename OutView::non_const_value_type)>;
-    if constexpr (vendor_merge_takes<ExecSpace, AView, BView, OutView, Values, Comp>()) {
+    if constexpr (std::is_same_v<Values, NoValues> &&
+                  Vendor<ExecSpace>::template takes_merge<AView, BView, OutView, Comp>()) {
       if (total >= Tuning::vendor_from && vendor_merge(space, a, b, out, comp)) return;
     }
     const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::vt;

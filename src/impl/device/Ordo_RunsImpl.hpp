@@ -10,10 +10,9 @@
 //   run_length_encode       the tiles chained by the look-back's words and carried values; host
 //                           backends: chunks of elements a thread at a time, their open runs
 //                           carried in order between two passes (Ordo::<algo>::host::*)
-//   on CUDA, the vendor seam (cuda/Ordo_Cuda_Cub.hpp) where it is exact and measured faster:
-//   integer keys under Ordo::less or greater (CUB's == is their equality), integer values under
-//   Ordo::plus, minimum or maximum (exact in any order, so the same bits), contiguous Views,
-//   outputs as long as the input (CUB writes every run), from RunsTuning's vendor sizes on
+//   the vendor seam where it takes the call (Vendor::takes_*: on CUDA, CUB's runs of integer keys
+//   under Ordo::less or greater, integer values under Ordo::plus, minimum or maximum, contiguous
+//   Views, outputs as long as the input) and is measured faster: from RunsTuning's vendor sizes on
 //   bin_offsets             Ordo::bin_offsets::fill  each element writes the offsets of the bins
 //                           between its key and the one before it; a reduction of the errors
 
@@ -23,9 +22,9 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileRuns.hpp>
 
@@ -223,34 +222,19 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       });
 }
 
-// ---- the entry points, with the CUDA vendor seam -----------------------------------------------
-
-// Whether CUB gives Ordo's result for runs of these keys, values and op.
-template <class Key, class Comp>
-inline constexpr bool vendor_keys_v = std::is_integral_v<Key>&& is_ordo_order_v<Comp, Key>;
-template <class V, class Op>
-inline constexpr bool vendor_op_v = std::is_integral_v<V> &&
-                                    (std::is_same_v<Op, plus<>> || std::is_same_v<Op, plus<V>> ||
-                                     std::is_same_v<Op, minimum<>> ||
-                                     std::is_same_v<Op, minimum<V>> ||
-                                     std::is_same_v<Op, maximum<>> ||
-                                     std::is_same_v<Op, maximum<V>>);
+// ---- the entry points, with the vendor seam -----------------------------------------------------
 
 // unique: the first element of each run of in to out, their number to total(0).
 template <class ExecSpace, class InView, class OutView, class Comp, class TotalView>
 void unique_dispatch(const char* fn, const ExecSpace& space, const InView& in, const OutView& out,
                      const Comp& comp, const TotalView& total) {
-  using Key = typename InView::non_const_value_type;
-  if constexpr (vendor_keys_v<Key, Comp> && cuda_vendor_built && is_contiguous_1d_v<InView> &&
-                is_contiguous_1d_v<OutView> &&
-                std::is_same_v<Key, typename OutView::non_const_value_type>) {
-    if (vendor_takes<ExecSpace>(in.extent(0), RunsTuning<ExecSpace>::unique_vendor_from, out)) {
-#if defined(ORDO_CUDA_VENDOR)
-      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
-        CudaSeam::cub_unique(fn, temp, bytes, in.data(), out.data(), total.data(), in.extent(0),
-                             space);
+  using Seam = Vendor<ExecSpace>;
+  const std::int64_t n = in.extent(0);
+  if constexpr (Seam::template takes_unique<InView, OutView, Comp>()) {
+    if (Seam::takes_size(n, RunsTuning<ExecSpace>::unique_vendor_from, out)) {
+      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
+        Seam::unique(fn, temp, bytes, in.data(), out.data(), total.data(), n, space);
       });
-#endif
       return;
     }
   }
@@ -265,19 +249,15 @@ template <class ExecSpace, class InView, class UniqueOut, class CountsOut, class
 void run_length_encode_dispatch(const char* fn, const ExecSpace& space, const InView& in,
                                 const UniqueOut& unique_out, const CountsOut& counts_out,
                                 const Comp& comp, const TotalView& total) {
-  using Key = typename InView::non_const_value_type;
   using C = typename CountsOut::non_const_value_type;
-  if constexpr (vendor_keys_v<Key, Comp> && cuda_vendor_built && is_contiguous_1d_v<InView> &&
-                is_contiguous_1d_v<UniqueOut> && is_contiguous_1d_v<CountsOut> &&
-                std::is_same_v<Key, typename UniqueOut::non_const_value_type>) {
-    if (vendor_takes<ExecSpace>(in.extent(0), RunsTuning<ExecSpace>::vendor_from, unique_out,
-                                counts_out)) {
-#if defined(ORDO_CUDA_VENDOR)
-      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
-        CudaSeam::cub_run_length_encode(fn, temp, bytes, in.data(), unique_out.data(),
-                                        counts_out.data(), total.data(), in.extent(0), space);
+  using Seam = Vendor<ExecSpace>;
+  const std::int64_t n = in.extent(0);
+  if constexpr (Seam::template takes_run_length_encode<InView, UniqueOut, CountsOut, Comp>()) {
+    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, unique_out, counts_out)) {
+      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
+        Seam::run_length_encode(fn, temp, bytes, in.data(), unique_out.data(), counts_out.data(),
+                                total.data(), n, space);
       });
-#endif
       return;
     }
   }
@@ -293,21 +273,16 @@ void reduce_by_key_dispatch(const char* fn, const ExecSpace& space, const KeyVie
                             const ValueView& values, const KeyOut& keys_out,
                             const ValueOut& values_out, const Op& op, const Comp& comp,
                             const TotalView& total) {
-  using Key = typename KeyView::non_const_value_type;
   using V = typename ValueView::non_const_value_type;
-  if constexpr (vendor_keys_v<Key, Comp> && vendor_op_v<V, Op> && cuda_vendor_built &&
-                is_contiguous_1d_v<KeyView> && is_contiguous_1d_v<ValueView> &&
-                is_contiguous_1d_v<KeyOut> && is_contiguous_1d_v<ValueOut> &&
-                std::is_same_v<Key, typename KeyOut::non_const_value_type> &&
-                std::is_same_v<V, typename ValueOut::non_const_value_type>) {
-    if (vendor_takes<ExecSpace>(keys.extent(0), RunsTuning<ExecSpace>::vendor_from, keys_out,
-                                values_out)) {
-#if defined(ORDO_CUDA_VENDOR)
-      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
-        CudaSeam::cub_reduce_by_key(fn, temp, bytes, keys.data(), keys_out.data(), values.data(),
-                                    values_out.data(), total.data(), op, keys.extent(0), space);
+  using Seam = Vendor<ExecSpace>;
+  const std::int64_t n = keys.extent(0);
+  if constexpr (Seam::template takes_reduce_by_key<KeyView, ValueView, KeyOut, ValueOut, Op,
+                                                   Comp>()) {
+    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, keys_out, values_out)) {
+      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
+        Seam::reduce_by_key(fn, temp, bytes, keys.data(), keys_out.data(), values.data(),
+                            values_out.data(), total.data(), op, n, space);
       });
-#endif
       return;
     }
   }

@@ -8,10 +8,10 @@
 //                    with its carried values (team/Ordo_TileRuns.hpp, ScanByKeyTiles)
 //   host backends    the runs' chunks a thread at a time (Ordo_RunsImpl.hpp, host_chunk_carries),
 //                    then each chunk writes its scan (Ordo::<algo>::host::scan)
-//   on CUDA, the vendor seam (cuda/Ordo_Cuda_Cub.hpp, CUB's scans by key) where it is exact and
-//                    measured faster: the runs' conditions (Ordo_RunsImpl.hpp: integer keys under
-//                    Ordo::less or greater, integer values under plus, minimum or maximum,
-//                    contiguous Views) and out of values' type, from RunsTuning's vendor_from
+//   the vendor seam where it takes the call (Vendor::takes_scan_by_key: on CUDA, CUB's scans by
+//                    key of integer keys under Ordo::less or greater and integer values under
+//                    plus, minimum or maximum, contiguous Views) and is measured faster: from
+//                    RunsTuning's vendor_from on
 // Ordo's paths fix the order of every reduction by the tiles or chunks, not the threads: the same
 // bits on every run (the vendor's integer scans are exact in any order). An exclusive scan folds
 // init into the value of each run's first element (ScanSource) and writes, at each element, the
@@ -21,9 +21,9 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileRuns.hpp>
 
@@ -102,18 +102,16 @@ void scan_by_key_dispatch(const char* algo, const ExecSpace& space, const KeyVie
                           const typename ValueView::non_const_value_type& init, bool exclusive,
                           const Op& op, const Comp& comp) {
   using V = typename ValueView::non_const_value_type;
-  using Key = typename KeyView::non_const_value_type;
-  if constexpr (vendor_keys_v<Key, Comp> && vendor_op_v<V, Op> && cuda_vendor_built &&
-                is_contiguous_1d_v<KeyView> && is_contiguous_1d_v<ValueView> &&
-                is_contiguous_1d_v<OutView> &&
-                std::is_same_v<V, typename OutView::non_const_value_type>) {
-    if (vendor_takes<ExecSpace>(keys.extent(0), RunsTuning<ExecSpace>::vendor_from, out)) {
-#if defined(ORDO_CUDA_VENDOR)
-      with_vendor_temp(space, [&](void* temp, std::size_t& bytes) {
-        CudaSeam::cub_scan_by_key(algo, temp, bytes, keys.data(), values.data(), out.data(), op,
-                                  exclusive, init, keys.extent(0), space);
-      });
-#endif
+  using Seam = Vendor<ExecSpace>;
+  const std::int64_t n = keys.extent(0);
+  if constexpr (Seam::template takes_scan_by_key<KeyView, ValueView, OutView, Op, Comp>()) {
+    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, out)) {
+      // Exclusive and inclusive scans are two calls of different storage.
+      with_vendor_temp(space, VendorShape{n, 0, 0, 0, exclusive},
+                       [&](void* temp, std::size_t& bytes) {
+                         Seam::scan_by_key(algo, temp, bytes, keys.data(), values.data(),
+                                           out.data(), op, exclusive, init, n, space);
+                       });
       return;
     }
   }

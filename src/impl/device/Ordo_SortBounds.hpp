@@ -54,7 +54,7 @@ std::size_t sort_records_bound(std::int64_t n) {
       // Where the ends are not raw (strided Views) the merge sort falls back to the radix sort's
       // staged way.
       case SortAlgorithm::vendor_merge:
-        return std::max(vendor_merge_sort_bound<Codec, V>(n),
+        return std::max(vendor_merge_sort_bound<ExecSpace, Codec, V>(n),
                         vendor_sort_bound<ExecSpace, K, V>(n));
       case SortAlgorithm::radix: return radix_sort_bound<ExecSpace, K, V>(n);
       default: break;
@@ -97,8 +97,8 @@ std::size_t any_sort_bound(std::int64_t n) {
   if constexpr (Codec::encoded) {
     most = std::max(most, radix_sort_bound<ExecSpace, K, V>(n));
     if constexpr (vendor_sort_available_v<ExecSpace>) {
-      most = std::max(
-          {most, vendor_sort_bound<ExecSpace, K, V>(n), vendor_merge_sort_bound<Codec, V>(n)});
+      most = std::max({most, vendor_sort_bound<ExecSpace, K, V>(n),
+                       vendor_merge_sort_bound<ExecSpace, Codec, V>(n)});
     }
   }
   if constexpr (is_host_space_v<ExecSpace>) {

@@ -3,12 +3,11 @@
 #define ORDO_IMPL_SORTIMPL_HPP
 
 // Device level of sort (the slab sort, its hybrid with merge path, the radix and vendor sorts):
-// argument checks, dispatch and the order of the kernels.
+// dispatch and the order of the kernels (the argument checks: Ordo_SortChecks.hpp).
 //   device_sort   the block kernel, streaming merge levels (Ordo_SortBlocksImpl.hpp), then
 //                 merge passes (Ordo_SortMergePassImpl.hpp) between two workspace buffers; the
 //                 last kernel writes the caller's Views
-//   host_sort     host backends (Ordo::sort::host::*): a merge sort of one chunk per thread
-//                 (stable), then merge-path merges of chunk pairs use every thread
+//   host_sort     host backends (Ordo_SortHostImpl.hpp)
 //   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
 //                 (Ordo_SortRadixImpl.hpp)
 //   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
@@ -24,6 +23,8 @@
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_PermutationImpl.hpp>
 #include <impl/device/Ordo_SortBlocksImpl.hpp>
+#include <impl/device/Ordo_SortChecks.hpp>
+#include <impl/device/Ordo_SortHostImpl.hpp>
 #include <impl/device/Ordo_SortMergePassImpl.hpp>
 #include <impl/device/Ordo_SortRadixImpl.hpp>
 #include <impl/device/Ordo_SortVendorImpl.hpp>
@@ -121,119 +122,6 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
   }
 }
 
-// ---- host backends ---------------------------------------------------------------------------
-
-template <class K, class V>
-struct HostRecord {
-  K key;
-  V value;
-};
-
-template <class K, class V>
-using HostRecordOf = std::conditional_t<std::is_same_v<V, NoValue>, K, HostRecord<K, V>>;
-
-// Host records order by key: plain keys as they are, key-value records by their key.
-template <class Less>
-struct HostRecordLess {
-  Less less;
-  template <class K>
-  bool operator()(const K& a, const K& b) const {
-    return less(a, b);
-  }
-  template <class K, class V>
-  bool operator()(const HostRecord<K, V>& a, const HostRecord<K, V>& b) const {
-    return less(a.key, b.key);
-  }
-};
-
-// The host backends' sort of [first, last) (stable): insertion sorts of runs of 16, then merges
-// back and forth between the range and `spare` (as long), ending in the range. Unlike std::sort,
-// whose unguarded loops walk past its range under a comparator such as `<=`, every loop here is
-// bounded by the range, whatever the comparator answers.
-template <class Rec, class Less>
-void host_chunk_sort(Rec* first, Rec* last, Rec* spare, const Less& less) {
-  const std::ptrdiff_t n = last - first;
-  constexpr std::ptrdiff_t run = 16;
-  for (std::ptrdiff_t lo = 0; lo < n; lo += run) {
-    const std::ptrdiff_t hi = std::min(n, lo + run);
-    for (std::ptrdiff_t i = lo + 1; i < hi; ++i) {
-      const Rec x = first[i];
-      std::ptrdiff_t j = i;
-      for (; j > lo && less(x, first[j - 1]); --j) first[j] = first[j - 1];
-      first[j] = x;
-    }
-  }
-  Rec* from = first;
-  Rec* to = spare;
-  for (std::ptrdiff_t width = run; width < n; width *= 2) {
-    for (std::ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
-      const std::ptrdiff_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
-      // (std::merge takes the second range's element only when it orders strictly first.)
-      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo, less);
-    }
-    std::swap(from, to);
-  }
-  if (from != first) std::copy(from, from + n, first);
-}
-
-// Record i of a source as a host record, and a host record to position i of a sink.
-template <class K, class V, class Source>
-HostRecordOf<K, V> load_host_record(const Source& source, std::int64_t i) {
-  if constexpr (std::is_same_v<V, NoValue>) {
-    return source.keys.load(i);
-  } else {
-    return HostRecord<K, V>{source.keys.load(i), source.values.load(i)};
-  }
-}
-
-template <class V, class Sink, class Rec>
-void store_host_record(const Sink& sink, std::int64_t i, const Rec& r) {
-  if constexpr (std::is_same_v<V, NoValue>) {
-    sink.keys.store(i, r);
-  } else {
-    sink.keys.store(i, r.key);
-    sink.values.store(i, r.value);
-  }
-}
-
-template <class ExecSpace, class K, class V, class Source, class Sink, class Less>
-void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
-               const Less& key_less) {
-  using Rec = HostRecordOf<K, V>;
-  using Buf = SortBuffer<ExecSpace, Rec>;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const HostRecordLess<Less> less{key_less};
-  Buf a = workspace<Rec>(space, n, WorkspaceSlot::sort_keys0);
-  Buf b = workspace<Rec>(space, n, WorkspaceSlot::sort_keys1);
-  Kokkos::parallel_for("Ordo::sort::host::load", Range(space, 0, n),
-                       [=](std::int64_t i) { a(i) = load_host_record<K, V>(source, i); });
-  const std::int64_t threads = space.concurrency();
-  std::int64_t chunks = 1;
-  while (chunks < threads && n / (2 * chunks) >= Tuning::host_grain) chunks *= 2;
-  const std::int64_t width = (n + chunks - 1) / chunks;
-  Kokkos::parallel_for("Ordo::sort::host::chunks", Range(space, 0, chunks), [=](std::int64_t c) {
-    const std::int64_t lo = std::min(n, c * width), hi = std::min(n, (c + 1) * width);
-    host_chunk_sort(a.data() + lo, a.data() + hi, b.data() + lo, less);
-  });
-  for (std::int64_t run = width; run < n; run *= 2) {
-    const std::int64_t pairs = (n + 2 * run - 1) / (2 * run);
-    const std::int64_t pieces = std::max<std::int64_t>(1, threads / pairs);
-    Kokkos::parallel_for(
-        "Ordo::sort::host::merge", Range(space, 0, pairs * pieces), [=](std::int64_t w) {
-          const std::int64_t p = w / pieces, q = w % pieces, a0 = p * 2 * run;
-          const std::int64_t b0 = std::min(n, a0 + run), end = std::min(n, a0 + 2 * run);
-          const auto sa = Kokkos::subview(a, Kokkos::make_pair(a0, b0));
-          const auto sb = Kokkos::subview(a, Kokkos::make_pair(b0, end));
-          const auto out = Kokkos::subview(b, Kokkos::make_pair(a0, end));
-          merge_chunk(sa, sb, out, q, pieces, less, NoEmit{});
-        });
-    std::swap(a, b);
-  }
-  Kokkos::parallel_for("Ordo::sort::host::store", Range(space, 0, n),
-                       [=](std::int64_t i) { store_host_record<V>(sink, i, a(i)); });
-}
-
 // ---- dispatch --------------------------------------------------------------------------------
 
 // Which sort n records (keys by Codec, values V) take: options.algorithm, or by SortTuning's
@@ -322,44 +210,6 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
 }
 
 // ---- entry points ----------------------------------------------------------------------------
-
-// Sorts carry 32-bit input positions (stable forms, sort_permutation).
-template <class KeyView>
-void check_sort_size(const char* fn, const KeyView& keys) {
-  if (keys.extent(0) >= (std::size_t(1) << 32) - 1) {
-    fail(fn, "keys has " + std::to_string(keys.extent(0)) +
-                 " elements, at most 2^32 - 2 are supported");
-  }
-}
-
-// The range form's [begin, end) lies inside keys.
-template <class KeyView, class Begin, class End>
-void check_sort_range(const char* fn, const KeyView& keys, Begin begin, End end) {
-  const long long b = (long long)begin, e = (long long)end;
-  if (b < 0 || e < b || std::size_t(e) > keys.extent(0)) {
-    fail(fn, "the range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                 ") is not inside keys, which has " + std::to_string(keys.extent(0)) + " elements");
-  }
-}
-
-template <class ExecSpace, class KeyView>
-void check_sort_keys(const char* fn, const KeyView& keys) {
-  static_check_views<ExecSpace, KeyView>();
-  static_assert(!std::is_const_v<typename KeyView::value_type>, "Ordo: keys are sorted in place");
-  check_all_reachable<ExecSpace>(fn, "keys", keys);
-  check_sort_size(fn, keys);
-}
-
-template <class ExecSpace, class KeyView, class ValueView>
-void check_sort_values(const char* fn, const KeyView& keys, const ValueView& values) {
-  static_check_views<ExecSpace, ValueView>();
-  static_assert(!std::is_const_v<typename ValueView::value_type>, "Ordo: values move in place");
-  static_assert(std::is_trivially_copyable_v<typename ValueView::value_type>,
-                "Ordo: values are trivially copyable");
-  check_size_equal(fn, "values", values, keys.extent(0), "one value per key");
-  check_no_alias(fn, "values", values, "keys", keys);
-  check_all_reachable<ExecSpace>(fn, "values", values);
-}
 
 // The entry points below the public calls (which check their arguments first); the tests and
 // ordo-perf call them with SortOptions.

@@ -17,7 +17,7 @@
 #include <impl/device/Ordo_MergePathLaunch.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
-#include <impl/team/Ordo_TileMerge.hpp>
+#include <impl/team/Ordo_TileMergePass.hpp>
 
 #include <Kokkos_Core.hpp>
 

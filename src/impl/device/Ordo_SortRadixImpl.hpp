@@ -22,11 +22,11 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Radix.hpp>
 #include <impl/device/Ordo_TileLaunch.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileRadix.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Radix.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -21,18 +21,14 @@
 
 namespace Ordo::Impl {
 
-// Which bits of keys in CUB's order vary: x's bits as CUB orders them (floats: negative ones
-// inverted, the sign bit of the others flipped), up to a flip of the sign bit for every key, which
-// changes no bit's variation (CUB's flip of signed keys), and whether x is a float -0.0 or NaN.
+// Keys as CUB orders their bits (Codec::ordered, the codec's image before the float rotation),
+// and whether x is a float -0.0 or NaN, which CUB orders otherwise than Ordo.
 template <class Key>
 struct VendorKeyBits {
-  using Bits = typename UnsignedOf<sizeof(Key)>::type;
-  static constexpr Bits sign = Bits(1) << (8 * sizeof(Key) - 1);
-  KOKKOS_INLINE_FUNCTION static Bits of(const Key x) {
-    const Bits b = Kokkos::bit_cast<Bits>(x);
-    if constexpr (std::is_floating_point_v<Key>) return (b & sign) ? Bits(~b) : Bits(b ^ sign);
-    return b;
-  }
+  using Order = Codec<Key, less<Key>>;
+  using Bits = typename Order::Bits;
+  static constexpr Bits sign = Order::sign;
+  KOKKOS_INLINE_FUNCTION static Bits of(const Key x) { return Order::ordered(x); }
   KOKKOS_INLINE_FUNCTION static bool special(const Key x) {
     if constexpr (std::is_floating_point_v<Key>) {
       const Bits b = Kokkos::bit_cast<Bits>(x);

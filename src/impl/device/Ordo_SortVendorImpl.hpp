@@ -2,10 +2,11 @@
 #ifndef ORDO_IMPL_SORTVENDORIMPL_HPP
 #define ORDO_IMPL_SORTVENDORIMPL_HPP
 
-// Device level of the vendor sorts: the vendor radix sort of the space (VendorRadix: on CUDA
-// cub::DeviceRadixSort, src/impl/cuda/Ordo_Cuda_Cub.hpp; on HIP with Ordo_ENABLE_ROCPRIM
-// rocPRIM's, src/impl/hip/Ordo_Hip_Rocprim.hpp; both order keys alike, written "CUB" below) and,
-// on CUDA at middle sizes, cub::DeviceMergeSort, with Ordo's contract around them. The merge sort
+// Device level of the vendor sorts: the vendor radix sort of the space (Vendor::sort and sort_into:
+// on CUDA cub::DeviceRadixSort, device/cuda/Ordo_Cuda_Cub.hpp; on HIP with Ordo_ENABLE_ROCPRIM
+// rocPRIM's, device/hip/Ordo_Hip_Rocprim.hpp; both order keys alike, written "CUB" below) and, at
+// middle sizes, the vendor merge sort (Vendor::sort_merge: cub::DeviceMergeSort on CUDA), with
+// Ordo's contract around them. The merge sort
 // sorts the caller's contiguous Views in place with Ordo's order as its comparator
 // (vendor_merge_sort). Three ways into the radix sort:
 //   direct  the caller's contiguous Views, in place: CUB sorts between them and workspace buffers;
@@ -29,9 +30,8 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/cuda/Ordo_Cuda_Cub.hpp>
 #include <impl/device/Ordo_SortVendorBits.hpp>
-#include <impl/hip/Ordo_Hip_Rocprim.hpp>
+#include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 
@@ -46,27 +46,9 @@
 
 namespace Ordo::Impl {
 
-// The vendor radix sort of ExecSpace in this build: its seam's object (sort, sort_into), or none.
-template <class ExecSpace>
-struct VendorRadix {
-  static constexpr bool available = false;
-};
-#if defined(ORDO_CUDA_VENDOR)
-template <>
-struct VendorRadix<Kokkos::Cuda> : CudaSeam::CubRadixSort {
-  static constexpr bool available = true;
-};
-#endif
-#if defined(ORDO_HIP_VENDOR)
-template <>
-struct VendorRadix<Kokkos::HIP> : HipSeam::RocprimRadixSort {
-  static constexpr bool available = true;
-};
-#endif
-
 // Whether this build has a vendor sort for ExecSpace.
 template <class ExecSpace>
-inline constexpr bool vendor_sort_available_v = VendorRadix<ExecSpace>::available;
+inline constexpr bool vendor_sort_available_v = Vendor<ExecSpace>::radix_sort;
 
 // An end of the records that CUB can read or write as it is: a contiguous View of the caller's
 // keys or values, or no values.
@@ -139,46 +121,6 @@ struct VendorStore {
   }
 };
 
-#if defined(ORDO_VENDOR_SORT)
-
-// The vendor's temporary storage for a sort of n records by bits r, in the workspace: its size
-// asked of the vendor once per shape (the last four shapes of each record type and way in are
-// kept). Into: from in to out; otherwise between the two buffers.
-struct VendorShape {
-  std::int64_t n = -1;
-  int begin = 0, end = 0;
-  std::size_t bytes = 0;
-};
-
-template <bool Into, class ExecSpace, class K, class V>
-WorkspaceView<std::byte, ExecSpace> vendor_temp(const char* fn, const ExecSpace& space,
-                                                K* const (&keys)[2], V* const (&values)[2],
-                                                std::int64_t n, BitRange r, bool descending) {
-  static thread_local VendorShape known[4];
-  static thread_local int next = 0;
-  std::size_t bytes = 0;
-  bool found = false;
-  for (const VendorShape& s : known) {
-    if (s.n == n && s.begin == r.begin && s.end == r.end) {
-      bytes = s.bytes;
-      found = true;
-    }
-  }
-  if (!found) {
-    if constexpr (Into) {
-      VendorRadix<ExecSpace>::sort_into(fn, nullptr, bytes, keys[0], keys[1], values[0], values[1],
-                                        n, r.begin, r.end, descending, space);
-    } else {
-      int current = 0;
-      VendorRadix<ExecSpace>::sort(fn, nullptr, bytes, keys, values, current, n, r.begin, r.end,
-                                   descending, space);
-    }
-    known[next] = VendorShape{n, r.begin, r.end, bytes};
-    next = (next + 1) % 4;
-  }
-  return workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
-}
-
 // The direct and into ways: CUB on the caller's Views as they are. Returns false, having changed
 // nothing, where the staged way must run instead (float keys that may hold -0.0 or NaNs).
 template <class Codec, class V, class ExecSpace, class Source, class Sink>
@@ -203,15 +145,22 @@ bool vendor_sort_raw(const char* fn, const ExecSpace& space, std::int64_t n, con
   Key* const keys[2] = {out_keys, alt_keys.data()};
   CubValue* values[2] = {out_values, nullptr};
   if constexpr (with_values) values[1] = alt_values.data();
-  // Into: CUB reads keys[0] and writes keys[1] (values likewise).
-  Key* const into_keys[2] = {const_cast<Key*>(in_keys.data()), out_keys};
-  CubValue* const into_values[2] = {const_cast<CubValue*>(in_values), out_values};
-  auto temp_for = [&](BitRange r) {
-    return in_place ? vendor_temp<false>(fn, space, keys, values, n, r, Codec::descending)
-                    : vendor_temp<true>(fn, space, into_keys, into_values, n, r, Codec::descending);
-  };
   BitRange range{0, key_bits >= 0 ? key_bits : int(8 * sizeof(Key))};
-  temp_for(range);
+  int current = 0;
+  // The vendor's two ways in: between keys (values) and the workspace buffers, or into the output.
+  const auto sort = [&](void* temp, std::size_t& bytes) {
+    Vendor<ExecSpace>::sort(fn, temp, bytes, keys, values, current, n, range.begin, range.end,
+                            Codec::descending, space);
+  };
+  const auto sort_into = [&](void* temp, std::size_t& bytes) {
+    Vendor<ExecSpace>::sort_into(fn, temp, bytes, in_keys.data(), out_keys, in_values, out_values,
+                                 n, range.begin, range.end, Codec::descending, space);
+  };
+  const auto temp_for = [&] {
+    const VendorShape shape{n, 0, range.begin, range.end};
+    return in_place ? vendor_temp(space, shape, sort) : vendor_temp(space, shape, sort_into);
+  };
+  temp_for();
   const auto words = workspace<std::int64_t>(space, 2, WorkspaceSlot::vendor_bits);
   if (bits) {
     bool special = false;
@@ -225,17 +174,13 @@ bool vendor_sort_raw(const char* fn, const ExecSpace& space, std::int64_t n, con
     }
     return true;
   }
-  const auto temp = temp_for(range);
+  const auto temp = temp_for();
   std::size_t bytes = temp.extent(0);
   if (!in_place) {
-    VendorRadix<ExecSpace>::sort_into(fn, temp.data(), bytes, in_keys.data(), out_keys, in_values,
-                                      out_values, n, range.begin, range.end, Codec::descending,
-                                      space);
+    sort_into(temp.data(), bytes);
     return true;
   }
-  int current = 0;
-  VendorRadix<ExecSpace>::sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
-                               range.end, Codec::descending, space);
+  sort(temp.data(), bytes);
   if (current == 1) {
     using Pair = Kokkos::pair<std::int64_t, std::int64_t>;
     Kokkos::deep_copy(space, sink.keys.view, Kokkos::subview(alt_keys, Pair(0, n)));
@@ -270,7 +215,11 @@ void vendor_sort_staged(const char* fn, const ExecSpace& space, std::int64_t n,
   }
   int current = 0;
   BitRange range{0, key_bits >= 0 ? key_bits : int(8 * sizeof(Bits))};
-  vendor_temp<false>(fn, space, keys, values, n, range, false);
+  const auto sort = [&](void* temp, std::size_t& bytes) {
+    Vendor<ExecSpace>::sort(fn, temp, bytes, keys, values, current, n, range.begin, range.end,
+                            false, space);
+  };
+  vendor_temp(space, VendorShape{n, 0, range.begin, range.end}, sort);
   const auto words = workspace<std::int64_t>(space, 1, WorkspaceSlot::vendor_bits);
   const VendorStage<with_values, Bits, SV, Source> stage{source, k0.data(), v0.data()};
   if (bits) {
@@ -284,10 +233,9 @@ void vendor_sort_staged(const char* fn, const ExecSpace& space, std::int64_t n,
     Kokkos::parallel_for("Ordo::sort::vendor::stage", Range(space, 0, n), stage);
   }
   if (range.end > 0) {
-    const auto temp = vendor_temp<false>(fn, space, keys, values, n, range, false);
+    const auto temp = vendor_temp(space, VendorShape{n, 0, range.begin, range.end}, sort);
     std::size_t bytes = temp.extent(0);
-    VendorRadix<ExecSpace>::sort(fn, temp.data(), bytes, keys, values, current, n, range.begin,
-                                 range.end, false, space);
+    sort(temp.data(), bytes);
   }
   Kokkos::parallel_for("Ordo::sort::vendor::store", Range(space, 0, n),
                        VendorStore<with_values, Bits, SV, Sink>{sink, keys[current],
@@ -303,16 +251,15 @@ struct EncodedLess {
   }
 };
 
-#if defined(ORDO_CUDA_VENDOR)
-// The vendor merge sort, cub::DeviceMergeSort, where it beats the slab sort (SortTuning's
-// vendor_merge_from up to vendor_from): the caller's contiguous Views in place (from a source
-// that is not the sink, copied first), Ordo's order as the comparator. Returns false, having
-// changed nothing, where the ends are not raw or n does not fit an int (then the vendor radix sort
-// runs).
-template <class Codec, class V, class Source, class Sink>
-bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n,
-                       const Source& source, const Sink& sink) {
-  if constexpr (!raw_ends_v<Source, Sink>) {
+// The vendor merge sort (Vendor::merge_sort: cub::DeviceMergeSort on CUDA), where it beats the slab
+// sort (SortTuning's vendor_merge_from up to vendor_from): the caller's contiguous Views in place
+// (from a source that is not the sink, copied first), Ordo's order as the comparator. Returns
+// false, having changed nothing, where the ends are not raw or n does not fit an int (then the
+// vendor radix sort runs).
+template <class Codec, class V, class ExecSpace, class Source, class Sink>
+bool vendor_merge_sort(const char* fn, const ExecSpace& space, std::int64_t n, const Source& source,
+                       const Sink& sink) {
+  if constexpr (!raw_ends_v<Source, Sink> || !Vendor<ExecSpace>::merge_sort) {
     return false;
   } else {
     if (n > std::int64_t(std::numeric_limits<int>::max())) return false;  // CUB's int count
@@ -320,23 +267,22 @@ bool vendor_merge_sort(const char* fn, const Kokkos::Cuda& space, std::int64_t n
     using CubValue = typename RawEnd<decltype(Sink::values)>::type;
     Key* const keys = raw_data(sink.keys);
     CubValue* const values = raw_data(sink.values);
-    const EncodedLess<Codec, Key> less{};
-    std::size_t bytes = 0;
-    CudaSeam::cub_merge_sort(fn, nullptr, bytes, keys, values, n, less, space);
-    const auto temp = workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp);
+    const auto sort = [&](void* temp, std::size_t& bytes) {
+      Vendor<ExecSpace>::sort_merge(fn, temp, bytes, keys, values, n, EncodedLess<Codec, Key>{},
+                                    space);
+    };
+    const auto temp = vendor_temp(space, VendorShape{n}, sort);
+    std::size_t bytes = temp.extent(0);
     if (raw_data(source.keys) != keys) {
       Kokkos::deep_copy(space, sink.keys.view, source.keys.view);
       if constexpr (!std::is_void_v<CubValue>) {
         Kokkos::deep_copy(space, sink.values.view, source.values.view);
       }
     }
-    CudaSeam::cub_merge_sort(fn, temp.data(), bytes, keys, values, n, less, space);
+    sort(temp.data(), bytes);
     return true;
   }
 }
-#endif
-
-#endif
 
 // Sorts n records of `source` (keys encoded by Codec, values V) into `sink`, stably, by the vendor
 // merge sort (merge) or radix sort; bits: find the bits that vary first; key_bits >= 0: the encoded
@@ -346,17 +292,11 @@ void vendor_sort(const char* fn, const ExecSpace& space, std::int64_t n, const S
                  const Sink& sink, [[maybe_unused]] bool bits, [[maybe_unused]] bool merge = false,
                  [[maybe_unused]] int key_bits = -1) {
   static_assert(vendor_sort_available_v<ExecSpace>, "no vendor sort for this space in this build");
-#if defined(ORDO_VENDOR_SORT)
-#if defined(ORDO_CUDA_VENDOR)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // CUB's merge sort: no HIP twin yet
-    if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
-  }
-#endif
+  if (merge && vendor_merge_sort<Codec, V>(fn, space, n, source, sink)) return;
   if constexpr (raw_ends_v<Source, Sink>) {
     if (vendor_sort_raw<Codec, V>(fn, space, n, source, sink, bits, key_bits)) return;
   }
   vendor_sort_staged<Codec, V>(fn, space, n, source, sink, bits, key_bits);
-#endif
 }
 
 // vendor_sort's workspace on n records: the most of its three ways (the staged way's four buffers
@@ -374,13 +314,17 @@ std::size_t vendor_sort_bound([[maybe_unused]] std::int64_t n) {
     K* const keys[2] = {nullptr, nullptr};
     CubValue* const values[2] = {nullptr, nullptr};
     const ExecSpace space;
-    std::size_t both = 0, into = 0;
     int current = 0;
     const int bits = int(8 * sizeof(K));
-    VendorRadix<ExecSpace>::sort("Ordo::sort", nullptr, both, keys, values, current, n, 0, bits,
-                                 false, space);
-    VendorRadix<ExecSpace>::sort_into("Ordo::sort", nullptr, into, keys[0], keys[1], values[0],
-                                      values[1], n, 0, bits, false, space);
+    const VendorShape shape{n, 0, 0, bits};
+    const std::size_t both = vendor_temp_bytes(shape, [&](void* temp, std::size_t& bytes) {
+      Vendor<ExecSpace>::sort("Ordo::sort", temp, bytes, keys, values, current, n, 0, bits, false,
+                              space);
+    });
+    const std::size_t into = vendor_temp_bytes(shape, [&](void* temp, std::size_t& bytes) {
+      Vendor<ExecSpace>::sort_into("Ordo::sort", temp, bytes, keys[0], keys[1], values[0],
+                                   values[1], n, 0, bits, false, space);
+    });
     const std::size_t words = slot_bytes<std::int64_t>(2);
     const std::size_t staged = 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn);
     return words + std::max(staged + slot_bytes<std::byte>(std::int64_t(both)),
@@ -389,19 +333,20 @@ std::size_t vendor_sort_bound([[maybe_unused]] std::int64_t n) {
 }
 
 // The vendor merge sort's workspace on n records (keys by Codec, values V): CUB's storage.
-template <class Codec, class V>
+template <class ExecSpace, class Codec, class V>
 std::size_t vendor_merge_sort_bound([[maybe_unused]] std::int64_t n) {
-#if defined(ORDO_CUDA_VENDOR)
-  using Key = typename Codec::Original;
-  using CubValue = std::conditional_t<std::is_same_v<V, NoValue>, void, V>;
-  std::size_t bytes = 0;
-  CudaSeam::cub_merge_sort("Ordo::sort", nullptr, bytes, static_cast<Key*>(nullptr),
-                           static_cast<CubValue*>(nullptr), n, EncodedLess<Codec, Key>{},
-                           Kokkos::Cuda{});
-  return slot_bytes<std::byte>(std::int64_t(bytes));
-#else
-  return 0;
-#endif
+  if constexpr (!Vendor<ExecSpace>::merge_sort) {
+    return 0;
+  } else {
+    using Key = typename Codec::Original;
+    using CubValue = std::conditional_t<std::is_same_v<V, NoValue>, void, V>;
+    const std::size_t bytes = vendor_temp_bytes(VendorShape{n}, [&](void* temp, std::size_t& size) {
+      Vendor<ExecSpace>::sort_merge("Ordo::sort", temp, size, static_cast<Key*>(nullptr),
+                                    static_cast<CubValue*>(nullptr), n, EncodedLess<Codec, Key>{},
+                                    ExecSpace{});
+    });
+    return slot_bytes<std::byte>(std::int64_t(bytes));
+  }
 }
 
 }  // namespace Ordo::Impl

@@ -2,15 +2,17 @@
 #ifndef ORDO_IMPL_VENDORCALLS_HPP
 #define ORDO_IMPL_VENDORCALLS_HPP
 
-// The two rules the device level's calls into the vendor seam share (the runs, the scans by key,
-// copy_if): which sizes and outputs a vendor call can take with Ordo's contract, and the vendor's
-// two-phase temporary storage, taken from the workspace. What each call's keys, values and
-// operators must be is said beside it (vendor_keys_v, vendor_op_v in Ordo_RunsImpl.hpp); the
-// sort's radix sort has its own object (VendorRadix, Ordo_SortVendorImpl.hpp), which keeps its
-// storage sizes per shape.
+// The device level's way into the vendor seam: Vendor<ExecSpace> (core/Ordo_Traits.hpp, specialized
+// by each vendor library's seam file, included here) says whether the vendor takes a call and makes
+// it; this file holds the one implementation of the vendors' two-phase temporary storage (CUB's and
+// rocPRIM's alike: a call with temp null sets the bytes it needs, then the call with them runs).
+// The size is asked once per shape of each call site and remembered; the storage comes from the
+// workspace (WorkspaceSlot::vendor_temp), inside the bound a call passes.
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/cuda/Ordo_Cuda_Cub.hpp>
+#include <impl/device/hip/Ordo_Hip_Rocprim.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -18,21 +20,55 @@
 
 namespace Ordo::Impl {
 
-// The vendor seam takes n elements from `from` on (the vendor's calls count in an int), where
-// every output holds n: the vendor writes every result and cannot stop at an output's end.
-template <class ExecSpace, class... Outs>
-bool vendor_takes(std::int64_t n, std::int64_t from, const Outs&... outs) {
-  return is_cuda_space_v<ExecSpace> && n >= from && n <= std::numeric_limits<int>::max() &&
-         ((std::int64_t(outs.extent(0)) >= n) && ...);
+// What a vendor call's temporary storage depends on, beside its types: its sizes and, for the
+// radix sort, the bits it sorts (a call site's own flags in `flags`).
+struct VendorShape {
+  std::int64_t n = -1, m = 0;
+  int begin = 0, end = 0, flags = 0;
+  friend bool operator==(const VendorShape& x, const VendorShape& y) {
+    return x.n == y.n && x.m == y.m && x.begin == y.begin && x.end == y.end && x.flags == y.flags;
+  }
+};
+
+// The bytes of temporary storage the vendor call `query(temp, bytes)` needs for this shape: asked
+// with temp null the first time the shape comes to this call site (Query's type names it), then
+// remembered (the last four shapes of each call site, per host thread).
+template <class Query>
+std::size_t vendor_temp_bytes(const VendorShape& shape, const Query& query) {
+  struct Known {
+    VendorShape shape;
+    std::size_t bytes = 0;
+  };
+  static thread_local Known known[4];
+  static thread_local int next = 0;
+  for (const Known& k : known) {
+    if (k.shape == shape) return k.bytes;
+  }
+  std::size_t bytes = 0;
+  query(nullptr, bytes);
+  known[next] = Known{shape, bytes};
+  next = (next + 1) % 4;
+  return bytes;
 }
 
-// call(temp, bytes), the vendor's way: once with temp null to size its temporary storage, then
-// with that storage from the workspace.
+// The vendor's temporary storage for call(temp, bytes) of this shape, from the workspace.
 template <class ExecSpace, class Call>
-void with_vendor_temp(const ExecSpace& space, const Call& call) {
-  std::size_t bytes = 0;
-  call(nullptr, bytes);
-  call(workspace<std::byte>(space, bytes, WorkspaceSlot::vendor_temp).data(), bytes);
+WorkspaceView<std::byte, ExecSpace> vendor_temp(const ExecSpace& space, const VendorShape& shape,
+                                                const Call& call) {
+  return workspace<std::byte>(space, vendor_temp_bytes(shape, call), WorkspaceSlot::vendor_temp);
+}
+
+// Makes the vendor call call(temp, bytes) of this shape with its storage from the workspace (in
+// `slot`: a call that replaces Ordo's kernel may take that kernel's slot): true if it ran, false
+// where the storage would pass `bound` bytes (then nothing ran and no workspace was taken).
+template <class ExecSpace, class Call>
+bool with_vendor_temp(const ExecSpace& space, const VendorShape& shape, const Call& call,
+                      std::size_t bound = std::numeric_limits<std::size_t>::max(),
+                      WorkspaceSlot slot = WorkspaceSlot::vendor_temp) {
+  std::size_t bytes = vendor_temp_bytes(shape, call);
+  if (slot_bytes<std::byte>(std::int64_t(bytes)) > bound) return false;
+  call(workspace<std::byte>(space, bytes, slot).data(), bytes);
+  return true;
 }
 
 }  // namespace Ordo::Impl

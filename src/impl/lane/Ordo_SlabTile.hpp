@@ -4,7 +4,7 @@
 
 // Lane level of sort: the memory a block of slabs exchanges through, reached by a tile accessor,
 // get(e, key, value) / set(e, key, value) at block position e, that the portable network
-// (team/Ordo_TileNetwork.hpp) and the CUDA seam (cuda/Ordo_Cuda_TileSort.hpp) both run over:
+// (team/Ordo_TileNetwork.hpp) and the CUDA seam (team/cuda/Ordo_Cuda_TileSort.hpp) both run over:
 //   ScratchTile  padded team scratch (the device kernels' tiles)
 //   ViewTile     the caller's Views (team-level sorts), encoding keys on the way in
 //   TileAt       positions [base, ...) of a tile as a tile of their own

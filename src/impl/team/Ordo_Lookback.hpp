@@ -6,8 +6,8 @@
 // before it (the scan, the set operations, the joins' scan, compaction), over the words of
 // lane/Ordo_LookbackWord.hpp. The radix passes walk their digit chains with the same word walk
 // (LookbackWord::tagged_prefix); on CUDA, compaction's warps walk with the seam's ballots
-// (cuda/Ordo_Cuda_Compact.hpp, LookbackBase). The runs of equal keys (reduce_by_key) add a carried
-// value to each word (carry_prefix).
+// (team/cuda/Ordo_Cuda_Compact.hpp, LookbackBase). The runs of equal keys (reduce_by_key) add a
+// carried value to each word (carry_prefix).
 
 #include <impl/lane/Ordo_LookbackWord.hpp>
 

@@ -14,10 +14,10 @@
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
-#include <impl/cuda/Ordo_Cuda_Compact.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -7,8 +7,8 @@
 // positions: the per-lane sorting network, and the in-lane end of every merge) runs over
 // TeamThreadRange (slabs) x ThreadVectorRange (lanes); the slab flip and half merges and the
 // multi-slab merges run as compare-exchange stages over the block's pairs, exchanging through
-// the shared memory, one team barrier per stage. The CUDA seam (cuda/Ordo_Cuda_TileSort.hpp) runs
-// the same stages from registers; Ordo_TileSort.hpp holds the team-level sorts built on both.
+// the shared memory, one team barrier per stage. The CUDA seam (team/cuda/Ordo_Cuda_TileSort.hpp)
+// runs the same stages from registers; Ordo_TileSort.hpp holds the team-level sorts built on both.
 //
 // Block memory is reached through a tile accessor (lane/Ordo_SlabTile.hpp).
 

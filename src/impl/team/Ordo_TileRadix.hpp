@@ -17,9 +17,9 @@
 #include <impl/core/Ordo_SortKeys.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
-#include <impl/cuda/Ordo_Cuda_Radix.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Radix.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -3,7 +3,7 @@
 #define ORDO_IMPL_TILESORT_HPP
 
 // Team level of sort: the sorts one team runs, on the network of Ordo_TileNetwork.hpp
-// (portable) or its CUDA seam (cuda/Ordo_Cuda_TileSort.hpp):
+// (portable) or its CUDA seam (team/cuda/Ordo_Cuda_TileSort.hpp):
 //   team_sort_block  the block kernel's team: load a block into scratch, sort it (or finish a
 //                    streaming merge level's half merges), store it
 //   team_sort        sort_team / sort_by_key_team: a segment in the caller's Views, whole team
@@ -12,11 +12,11 @@
 // SegmentTeamSort (segmented sort's bins), SortStreamFlip (a streaming merge level's flip).
 
 #include <impl/core/Ordo_Tuning.hpp>
-#include <impl/cuda/Ordo_Cuda_TileSort.hpp>
 #include <impl/lane/Ordo_Slab.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileNetwork.hpp>
+#include <impl/team/cuda/Ordo_Cuda_TileSort.hpp>
 
 #include <Kokkos_Core.hpp>
 

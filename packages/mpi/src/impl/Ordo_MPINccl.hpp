@@ -18,7 +18,7 @@
 // that failed and NCCL's message. The exchange writes only Ordo's workspaces: the caller's Views
 // are untouched.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 
 #if defined(ORDO_ENABLE_NCCL)
 

@@ -2,12 +2,11 @@
 #ifndef ORDO_MPI_CUDA_NCCL_HPP
 #define ORDO_MPI_CUDA_NCCL_HPP
 
-// Seam level: package.
 // CUDA seam of Ordo::MPI's NCCL exchange (Ordo_MPINccl.hpp): which execution and memory spaces
 // can take NCCL, the stream it runs on, making a communicator on the execution space's device,
 // and waiting for the stream while watching NCCL's error state and the clock.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -2,17 +2,17 @@
 #ifndef ORDO_IMPL_HIP_ROCPRIM_HPP
 #define ORDO_IMPL_HIP_ROCPRIM_HPP
 
-// Seam level: device.
 // HIP vendor seam, where CMake's Ordo_ENABLE_ROCPRIM is on (off by default: CI compiles it, no AMD
-// GPU has run it yet), the only file that includes rocPRIM: its radix sort, the twin of
-// CudaSeam::CubRadixSort (impl/cuda/Ordo_Cuda_Cub.hpp) with the same two calls and contract, so
-// that the vendor sort's device level (Ordo_SortVendorImpl.hpp) runs either. Keys are rocPRIM's
-// arithmetic types in its order (the device level hands it only keys for which that is Ordo's
-// order, as it does CUB), values any trivially copyable type (void: keys only). Every call runs on
-// the space's stream and returns at once; with temp null it only sets bytes to the temporary
-// storage it needs.
+// GPU has run it yet): rocPRIM as Vendor<Kokkos::HIP>, the only file that includes it. It takes the
+// radix sort, the twin of CUB's (device/cuda/Ordo_Cuda_Cub.hpp) with the same two calls and
+// contract, so that the vendor sort's device level (Ordo_SortVendorImpl.hpp) runs either; every
+// other call family answers no (NoVendor) until rocPRIM's is written and measured here. Keys are
+// rocPRIM's arithmetic types in its order (the device level hands it only keys for which that is
+// Ordo's order, as it does CUB), values any trivially copyable type (void: keys only). Every call
+// runs on the space's stream and returns at once; with temp null it only sets bytes to the
+// temporary storage it needs.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -27,7 +27,9 @@
 #include <string>
 #include <type_traits>
 
-namespace Ordo::Impl::HipSeam {
+namespace Ordo::Impl {
+
+namespace HipSeam {
 
 inline void rocprim_check(hipError_t status, const char* fn) {
   if (status != hipSuccess) {
@@ -36,7 +38,12 @@ inline void rocprim_check(hipError_t status, const char* fn) {
   }
 }
 
-struct RocprimRadixSort {
+}  // namespace HipSeam
+
+template <>
+struct Vendor<Kokkos::HIP> : NoVendor {
+  static constexpr bool radix_sort = true;
+
   // Sorts n records by bits [begin_bit, end_bit) of their keys, ascending or descending, stably,
   // between two buffers: the records start in keys[current] (values[current]) and end in the
   // buffer `current` names on return.
@@ -57,7 +64,7 @@ struct RocprimRadixSort {
       status = descending ? rocprim::radix_sort_pairs_desc(temp, bytes, k, v, n, begin, end, stream)
                           : rocprim::radix_sort_pairs(temp, bytes, k, v, n, begin, end, stream);
     }
-    rocprim_check(status, fn);
+    HipSeam::rocprim_check(status, fn);
     if (temp != nullptr && k.current() != keys[current]) current = 1 - current;
   }
 
@@ -83,11 +90,11 @@ struct RocprimRadixSort {
                    : rocprim::radix_sort_pairs(temp, bytes, keys_in, keys_out, values_in,
                                                values_out, n, begin, end, stream);
     }
-    rocprim_check(status, fn);
+    HipSeam::rocprim_check(status, fn);
   }
 };
 
-}  // namespace Ordo::Impl::HipSeam
+}  // namespace Ordo::Impl
 
 #endif
 

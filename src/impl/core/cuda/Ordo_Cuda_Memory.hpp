@@ -2,7 +2,6 @@
 #ifndef ORDO_IMPL_CUDA_MEMORY_HPP
 #define ORDO_IMPL_CUDA_MEMORY_HPP
 
-// Seam level: core.
 // CUDA seam of the argument checks (Ordo_Checks.hpp): where the driver says a pointer lies, for
 // unmanaged Views whose memory Kokkos did not allocate. And the look-back words' loads and stores
 // (Ordo_LookbackWord.hpp) as relaxed accesses at device scope: a volatile access compiles to a

@@ -2,19 +2,18 @@
 #ifndef ORDO_IMPL_CUDA_SLAB_HPP
 #define ORDO_IMPL_CUDA_SLAB_HPP
 
-// Seam level: team.
 // CUDA seam of sort (HotSort), the same network as Ordo_Slab.hpp with a warp's 32
 // lanes as the slab's lanes and its registers as registers:
 //   slab_flip / slab_half   the slab flip and half merges across lanes, by shuffles
 //   slab_sort               per-lane sorting network, then flip and half merges up to the slab
 //                           (a warp's, or a group of its lanes')
 //   slab_transpose          a slab's registers transposed for coalesced rows
-// (Lane level: the team-level block sorts built from these are cuda/Ordo_Cuda_TileSort.hpp.)
+// (Lane level: the team-level block sorts built from these are team/cuda/Ordo_Cuda_TileSort.hpp.)
 // Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
 // networks run without guards. Called by every thread of a Kokkos CUDA team whose threads form
 // whole warps (linear thread id = threadIdx.y * blockDim.x + threadIdx.x).
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/lane/Ordo_Slab.hpp>

@@ -2,7 +2,6 @@
 #ifndef ORDO_IMPL_CUDA_TOOLCHAIN_HPP
 #define ORDO_IMPL_CUDA_TOOLCHAIN_HPP
 
-// Seam level: core.
 // CUDA seam of the build: a toolchain that would hand every kernel corrupted arguments is refused
 // at compile time.
 //

@@ -2,21 +2,22 @@
 #ifndef ORDO_IMPL_CUDA_TUNING_HPP
 #define ORDO_IMPL_CUDA_TUNING_HPP
 
-// Seam level: core. The CUDA backend's tuning constants: its specializations of the structs of
-// core/Ordo_Tuning.hpp, which includes this file after declaring them (it is not included on its
-// own). What each value trades off is said here; its measurements are in perf_tests/README.md,
-// "Tuning values", with the results files.
+// The CUDA backend's tuning constants, keyed by compute capability (Cuda<Name>Tuning<Arch, ...>,
+// the table at the end of the file), and its specializations of the structs of core/Ordo_Tuning.hpp
+// for the build's architecture (core/Ordo_Tuning.hpp includes this file after declaring them; it
+// is not included on its own). What each value trades off is said here; its measurements are in
+// perf_tests/README.md, "Tuning values", with the results files.
 
 #if !defined(ORDO_IMPL_TUNING_HPP)
-#error "impl/cuda/Ordo_Cuda_Tuning.hpp is included by impl/core/Ordo_Tuning.hpp only"
+#error "impl/core/cuda/Ordo_Cuda_Tuning.hpp is included by impl/core/Ordo_Tuning.hpp only"
 #endif
 
 #if defined(KOKKOS_ENABLE_CUDA)
 
 namespace Ordo::Impl {
 
-// The CUDA slab network (cuda/Ordo_Cuda_Slab.hpp): slabs of up to unrolled_regs registers per lane
-// (the block kernels') run their merge levels as straight-line code; taller slabs and the
+// The CUDA slab network (team/cuda/Ordo_Cuda_Slab.hpp): slabs of up to unrolled_regs registers per
+// lane (the block kernels') run their merge levels as straight-line code; taller slabs and the
 // team-level sorts keep the level loops rolled, trading instructions for instruction-cache room
 // and the registers of the user kernels that call sort_team (perf_tests/README.md, "Tuning
 // values").
@@ -24,8 +25,10 @@ struct CudaSlabTuning {
   static constexpr int unrolled_regs = 16;
 };
 
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSortTuning;
 template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
+struct CudaSortTuning<90, KeyBytes, ValueBytes> {
   // Slabs per block: 4-byte records take 16 (32 KiB of scratch), so that one merge pass fewer
   // follows the block kernel; larger records 8 (Kokkos caps a team's scratch near 40 KiB).
   static constexpr int slabs = KeyBytes + ValueBytes <= 4 ? 16 : 8;
@@ -108,8 +111,10 @@ struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes> {
   static constexpr int segment_list_items = 8;
 };
 
+template <int Arch>
+struct CudaCompactTuning;
 template <>
-struct CompactTuning<Kokkos::Cuda> {
+struct CudaCompactTuning<90> {
   static constexpr bool single_pass = true;
   static constexpr int team_size = 256;
   static constexpr int items_per_thread = 16;
@@ -140,13 +145,17 @@ struct CompactTuning<Kokkos::Cuda> {
 // 8 probes a thread: a round of a 128-thread merge tile splits a range in 1025 gaps, one of a
 // 256-thread search tile in 2049, so the fused sizes take one or two rounds; more probes a round
 // cost more loads than the rounds they save.
+template <int Arch>
+struct CudaMergePathTuning;
 template <>
-struct MergePathTuning<Kokkos::Cuda> {
+struct CudaMergePathTuning<90> {
   static constexpr int team_probes = 8;
 };
 
+template <int Arch, std::size_t KeyBytes>
+struct CudaMergeTuning;
 template <std::size_t KeyBytes>
-struct MergeTuning<Kokkos::Cuda, KeyBytes> {
+struct CudaMergeTuning<90, KeyBytes> {
   static constexpr int team_size = 128;
   // ORDO_TUNE_MERGE_VT overrides vt of 4-byte keys for tuning experiments (ordo-perf builds):
   // vt trades registers (resident tiles) against the partitions a pass needs.
@@ -169,8 +178,10 @@ struct MergeTuning<Kokkos::Cuda, KeyBytes> {
 };
 
 // ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
+template <int Arch, std::size_t KeyBytes>
+struct CudaSearchTuning;
 template <std::size_t KeyBytes>
-struct SearchTuning<Kokkos::Cuda, KeyBytes> {
+struct CudaSearchTuning<90, KeyBytes> {
 #if defined(ORDO_TUNE_SEARCH_TEAM)
   static constexpr int team_size = ORDO_TUNE_SEARCH_TEAM;
 #else
@@ -185,8 +196,10 @@ struct SearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int pipeline_min_teams = 0;
 };
 
+template <int Arch, std::size_t KeyBytes>
+struct CudaSetOpsTuning;
 template <std::size_t KeyBytes>
-struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
+struct CudaSetOpsTuning<90, KeyBytes> {
   static constexpr int team_size = 256;
   // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
@@ -198,8 +211,10 @@ struct SetOpsTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int min_teams = 4;
 };
 
+template <int Arch>
+struct CudaScanTuning;
 template <>
-struct ScanTuning<Kokkos::Cuda> {
+struct CudaScanTuning<90> {
   static constexpr int team_size = 256;
   static constexpr int vt = 15;  // odd: ScanTiles' reads of VT consecutive counts in scratch
   static constexpr int lookback_window = 4;
@@ -211,8 +226,10 @@ struct ScanTuning<Kokkos::Cuda> {
 // 256 threads of up to 11 elements: a tile's keys and values and the team's scan (a count and a
 // value a thread) in at most 46 KiB of scratch (Kokkos gives a team 48 KiB): 4-byte
 // keys with 4- or 8-byte values 11 a thread, 16-byte values 7.
+template <int Arch>
+struct CudaRunsTuning;
 template <>
-struct RunsTuning<Kokkos::Cuda> {
+struct CudaRunsTuning<90> {
   static constexpr int team_size = 256;
   static constexpr int lookback_window = 16;
   static constexpr int min_teams = 0;  // bounds for 3 teams an SM spilled (80 registers)
@@ -227,8 +244,10 @@ struct RunsTuning<Kokkos::Cuda> {
   }
 };
 
+template <int Arch, std::size_t KeyBytes>
+struct CudaBinarySearchTuning;
 template <std::size_t KeyBytes>
-struct BinarySearchTuning<Kokkos::Cuda, KeyBytes> {
+struct CudaBinarySearchTuning<90, KeyBytes> {
   static constexpr int team_size = 256;
   static constexpr int needles_per_thread = 8;
   // A quarter of the threads the device holds before a thread takes more than one needle: small
@@ -236,6 +255,89 @@ struct BinarySearchTuning<Kokkos::Cuda, KeyBytes> {
   static constexpr int thread_share = 4;
   static constexpr int samples = KeyBytes <= 4 ? 2048 : 1024;
 };
+
+// ---- the table by architecture ---------------------------------------------------------------
+
+// The rows above are sm_90's (Hopper: measured on the H100 and H200). sm_80 (Ampere and Ada, and
+// older GPUs) and sm_100 (Blackwell) take sm_90's values until measured there: every value above
+// is a ratio of work to resident teams or a size where one path overtakes another, and none
+// assumes more than sm_80's 164 KiB of shared memory an SM for the teams it asks to keep resident
+// except the merge's pipelined pairs (5 teams of 38 KiB: 4 fit on sm_80, and the launch bound
+// then only caps registers). A measured row specializes Cuda<Name>Tuning<80 or 100, ...> here, as
+// CUB's tuning files add a policy per architecture.
+inline constexpr int cuda_tuning_arch =
+#if defined(KOKKOS_ARCH_BLACKWELL)
+    100;
+#elif defined(KOKKOS_ARCH_HOPPER)
+    90;
+#else
+    80;
+#endif
+
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSortTuning<80, KeyBytes, ValueBytes> : CudaSortTuning<90, KeyBytes, ValueBytes> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSortTuning<100, KeyBytes, ValueBytes> : CudaSortTuning<90, KeyBytes, ValueBytes> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
+    : CudaSortTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
+
+template <>
+struct CudaCompactTuning<80> : CudaCompactTuning<90> {};
+template <>
+struct CudaCompactTuning<100> : CudaCompactTuning<90> {};
+template <>
+struct CompactTuning<Kokkos::Cuda> : CudaCompactTuning<cuda_tuning_arch> {};
+
+template <>
+struct CudaMergePathTuning<80> : CudaMergePathTuning<90> {};
+template <>
+struct CudaMergePathTuning<100> : CudaMergePathTuning<90> {};
+template <>
+struct MergePathTuning<Kokkos::Cuda> : CudaMergePathTuning<cuda_tuning_arch> {};
+
+template <std::size_t KeyBytes>
+struct CudaMergeTuning<80, KeyBytes> : CudaMergeTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct CudaMergeTuning<100, KeyBytes> : CudaMergeTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct MergeTuning<Kokkos::Cuda, KeyBytes> : CudaMergeTuning<cuda_tuning_arch, KeyBytes> {};
+
+template <std::size_t KeyBytes>
+struct CudaSearchTuning<80, KeyBytes> : CudaSearchTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct CudaSearchTuning<100, KeyBytes> : CudaSearchTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct SearchTuning<Kokkos::Cuda, KeyBytes> : CudaSearchTuning<cuda_tuning_arch, KeyBytes> {};
+
+template <std::size_t KeyBytes>
+struct CudaSetOpsTuning<80, KeyBytes> : CudaSetOpsTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct CudaSetOpsTuning<100, KeyBytes> : CudaSetOpsTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct SetOpsTuning<Kokkos::Cuda, KeyBytes> : CudaSetOpsTuning<cuda_tuning_arch, KeyBytes> {};
+
+template <>
+struct CudaScanTuning<80> : CudaScanTuning<90> {};
+template <>
+struct CudaScanTuning<100> : CudaScanTuning<90> {};
+template <>
+struct ScanTuning<Kokkos::Cuda> : CudaScanTuning<cuda_tuning_arch> {};
+
+template <>
+struct CudaRunsTuning<80> : CudaRunsTuning<90> {};
+template <>
+struct CudaRunsTuning<100> : CudaRunsTuning<90> {};
+template <>
+struct RunsTuning<Kokkos::Cuda> : CudaRunsTuning<cuda_tuning_arch> {};
+
+template <std::size_t KeyBytes>
+struct CudaBinarySearchTuning<80, KeyBytes> : CudaBinarySearchTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct CudaBinarySearchTuning<100, KeyBytes> : CudaBinarySearchTuning<90, KeyBytes> {};
+template <std::size_t KeyBytes>
+struct BinarySearchTuning<Kokkos::Cuda, KeyBytes>
+    : CudaBinarySearchTuning<cuda_tuning_arch, KeyBytes> {};
 
 }  // namespace Ordo::Impl
 

@@ -2,7 +2,6 @@
 #ifndef ORDO_IMPL_CUDA_COMPACT_HPP
 #define ORDO_IMPL_CUDA_COMPACT_HPP
 
-// Seam level: team.
 // CUDA seam of compaction, warp-level: selections are ballots, counts are popcounts,
 // warp counts are scanned in the block, and a lane finds its output position as the tile's base
 // plus the selected elements before it. The tile's base comes from
@@ -12,7 +11,7 @@
 // Both are called by every thread of a Kokkos CUDA team (vector length 1, so team ranks are
 // consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 

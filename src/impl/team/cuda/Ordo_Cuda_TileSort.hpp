@@ -2,10 +2,9 @@
 #ifndef ORDO_IMPL_CUDA_TILESORT_HPP
 #define ORDO_IMPL_CUDA_TILESORT_HPP
 
-// Seam level: team.
 // CUDA seam of sort's team level (HotSort): the block and segment sorts that
-// Ordo_TileNetwork.hpp runs portably, here from the warps' registers (cuda/Ordo_Cuda_Slab.hpp) with
-// the team's padded scratch as the exchange buffer:
+// Ordo_TileNetwork.hpp runs portably, here from the warps' registers (team/cuda/Ordo_Cuda_Slab.hpp)
+// with the team's padded scratch as the exchange buffer:
 //   warp_sort           one warp sorts up to 32 * R records in one slab
 //   block_sort          a team of S warps: slab_sort, then for every multi-slab level the slabs go
 //                       to the exchange buffer, each thread merges columns of the level's slabs
@@ -19,9 +18,9 @@
 // Called by every thread of a Kokkos CUDA team whose threads form whole warps (linear thread id =
 // threadIdx.y * blockDim.x + threadIdx.x).
 
-#include <impl/cuda/Ordo_Cuda_Slab.hpp>
 #include <impl/lane/Ordo_SlabTile.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Slab.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -2,7 +2,6 @@
 #ifndef ORDO_IMPL_CUDA_RADIX_HPP
 #define ORDO_IMPL_CUDA_RADIX_HPP
 
-// Seam level: team.
 // CUDA seam of the radix sort's ranking (Ordo_TileRadix.hpp, step 1), warp-level: warp w owns the
 // tile positions [w * 32 * Items, (w + 1) * 32 * Items), lane l's key k at position
 // w * 32 * Items + k * 32 + l (coalesced loads). For each k the lanes holding equal digits find
@@ -12,7 +11,7 @@
 // counters(digit * warps + w). Called by every thread of a Kokkos CUDA team of whole warps
 // (vector length 1, so team ranks are consecutive lanes).
 
-#include <Ordo_Config.hpp>
+#include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_SortKeys.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 
