@@ -8,9 +8,10 @@ configuration only: Ordo_BuildOptions, Ordo_Version, Ordo_Comparators, Ordo_Sear
 subpackages' *Types.hpp) are level 0. A portable header includes headers of its level or lower.
 A backend seam's files sit in a folder under the level they specialize (src/impl/<level>/cuda/,
 src/impl/<level>/hip/; a subpackage's impl/cuda/ at its level), at the bottom of that level: they
-include portable headers of lower levels only, and seam files of their level or lower. The folders
-keep the same order: no folder of src/impl/ (or of a subpackage's impl/) includes a file of a
-folder above it. Prints every include that breaks the order; exit status 1 if there is one.
+include portable headers of lower levels only, and seam files of their level or lower. A header's
+level is its folder's (a seam folder's is its level folder's), so the check is also the folders'
+order: no folder of src/impl/ (or of a subpackage's impl/) includes a file of a folder above it.
+Prints every include that breaks the order; exit status 1 if there is one.
 """
 import pathlib
 import re
@@ -44,25 +45,14 @@ def headers():
             else:
                 print(f"check-levels: {path.relative_to(ROOT)} lies outside the level folders")
                 level = None
-            found[name] = (path, level, seam, folder_level(name, package))
+            found[name] = (path, level, seam)
     return found
-
-
-def folder_level(name, package):
-    """The level of the folder of src/impl/ (or of a subpackage's impl/) that holds header `name`
-    (impl/<level>/ and impl/<level>/<backend>/ sit at <level>), or None outside them."""
-    parts = name.split("/")
-    if parts[0] != "impl":
-        return None
-    if package:
-        return LEVELS["package"]
-    return LEVELS.get(parts[1]) if len(parts) >= 3 else None
 
 
 def main():
     found = headers()
-    status = 1 if any(level is None for _, level, _, _ in found.values()) else 0
-    for name, (path, level, seam, flevel) in sorted(found.items()):
+    status = 1 if any(level is None for _, level, _ in found.values()) else 0
+    for name, (path, level, seam) in sorted(found.items()):
         if level is None:
             continue
         for target in INCLUDE.findall(path.read_text()):
@@ -71,12 +61,7 @@ def main():
                     print(f"check-levels: {path.relative_to(ROOT)} includes {target}, which is not in src/")
                     status = 1
                 continue
-            _, tlevel, tseam, tflevel = found[target]
-            if flevel is not None and tflevel is not None and tflevel > flevel:
-                print(f"check-levels: {path.relative_to(ROOT)} (folder level {flevel}) includes "
-                      f"{target} (folder level {tflevel}): no folder includes one above it")
-                status = 1
-                continue
+            _, tlevel, tseam = found[target]
             if tlevel is None:
                 continue
             ok = tlevel <= level

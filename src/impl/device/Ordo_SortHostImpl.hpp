@@ -10,7 +10,6 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
-#include <impl/device/Ordo_MergePathLaunch.hpp>
 #include <impl/lane/Ordo_MergePath.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileMerge.hpp>

@@ -6,9 +6,8 @@
 // on CUDA cub::DeviceRadixSort, device/cuda/Ordo_Cuda_Cub.hpp; on HIP with Ordo_ENABLE_ROCPRIM
 // rocPRIM's, device/hip/Ordo_Hip_Rocprim.hpp; both order keys alike, written "CUB" below) and, at
 // middle sizes, the vendor merge sort (Vendor::sort_merge: cub::DeviceMergeSort on CUDA), with
-// Ordo's contract around them. The merge sort
-// sorts the caller's contiguous Views in place with Ordo's order as its comparator
-// (vendor_merge_sort). Three ways into the radix sort:
+// Ordo's contract around them. The merge sort sorts the caller's contiguous Views in place with
+// Ordo's order as its comparator (vendor_merge_sort). Three ways into the radix sort:
 //   direct  the caller's contiguous Views, in place: CUB sorts between them and workspace buffers;
 //           when it ends in the workspace, the records are copied back
 //   into    the caller's contiguous input Views to its output Views (sort_into): CUB reads the
@@ -39,7 +38,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -262,7 +260,7 @@ bool vendor_merge_sort(const char* fn, const ExecSpace& space, std::int64_t n, c
   if constexpr (!raw_ends_v<Source, Sink> || !Vendor<ExecSpace>::merge_sort) {
     return false;
   } else {
-    if (n > std::int64_t(std::numeric_limits<int>::max())) return false;  // CUB's int count
+    if (!Vendor<ExecSpace>::takes_size(n, 0)) return false;  // the vendor's int count
     using Key = typename RawEnd<decltype(Sink::keys)>::type;
     using CubValue = typename RawEnd<decltype(Sink::values)>::type;
     Key* const keys = raw_data(sink.keys);
