@@ -42,6 +42,7 @@ struct Options {
   bool values = false;
   std::string dist = "uniform";
   std::string exchange = "automatic";
+  std::string form = "returned";
   int reps = 5;
   int warmup = 1;
   bool check = false;
@@ -164,12 +165,38 @@ Lines run_point(const Options& o, int log2n) {
   Ordo::MPI::SortStats stats;
   options.stats = &stats;
   Row row;
+  // The form's output: a new View (returned), the caller's View of sort_capacity keys (into), or
+  // the keys themselves (keep_counts, on a copy of the input made outside the timed call).
   Kokkos::View<Key*, MemorySpace> result;
+  const std::size_t capacity = Ordo::MPI::sort_capacity(comm, n, options);
+  Kokkos::View<Key*, MemorySpace> keys_out("keys_out", o.form == "into" ? capacity : 0);
+  Kokkos::View<std::uint32_t*, MemorySpace> values_out("values_out",
+                                                       o.form == "into" && o.values ? capacity : 0);
+  Kokkos::View<std::uint32_t*, MemorySpace> values_copy(
+      "values_copy", o.form == "keep_counts" ? values.extent(0) : 0);
   for (int r = 0; r < o.warmup + o.reps; ++r) {
     result = {};  // the last call's result is freed outside the timed call
+    if (o.form == "keep_counts") {
+      Kokkos::deep_copy(space, work, input);
+      if (o.values) Kokkos::deep_copy(space, values_copy, values);
+      space.fence();
+    }
     MPI_Barrier(comm);
     const double t0 = MPI_Wtime();
-    if (o.values) {
+    if (o.form == "into") {
+      const std::size_t count =
+          o.values ? Ordo::MPI::sort_by_key_into(space, comm, input, values, keys_out, values_out,
+                                                 Ordo::less<>{}, options)
+                   : Ordo::MPI::sort_into(space, comm, input, keys_out, Ordo::less<>{}, options);
+      result = Kokkos::subview(keys_out, Kokkos::make_pair(std::size_t(0), count));
+    } else if (o.form == "keep_counts") {
+      if (o.values) {
+        Ordo::MPI::sort_by_key_keep_counts(space, comm, work, values_copy, Ordo::less<>{}, options);
+      } else {
+        Ordo::MPI::sort_keep_counts(space, comm, work, Ordo::less<>{}, options);
+      }
+      result = work;
+    } else if (o.values) {
       result = Ordo::MPI::sort_by_key(space, comm, input, values, Ordo::less<>{}, options).keys;
     } else {
       result = Ordo::MPI::sort(space, comm, input, Ordo::less<>{}, options);
@@ -289,10 +316,11 @@ Lines run_point(const Options& o, int log2n) {
   const char* a2a_memory = !a2a ? "none" : row.nccl ? "nccl" : a2a_on_device ? "device" : "host";
   const int threads = ExecSpace().concurrency();
   const char* exchange = P == 1 ? "none" : row.nccl ? "nccl" : row.direct ? "direct" : "staged";
-  char json[768], table[384];
+  char json[1024], table[384];
   std::snprintf(
       json, sizeof json,
-      "{\"record\":\"point\",\"primitive\":\"mpi_sort\",\"scaling\":\"%s\",\"ranks\":%d,"
+      "{\"record\":\"point\",\"primitive\":\"mpi_sort\",\"form\":\"%s\",\"scaling\":\"%s\","
+      "\"ranks\":%d,"
       "\"concurrency\":%d,\"key\":\"%s\",\"values\":%s,\"dist\":\"%s\",\"log2n\":%d,"
       "\"n_total\":%llu,\"exchange\":\"%s\",\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
       "\"local_sort_ms\":%.4f,\"splitters_ms\":%.4f,\"exchange_ms\":%.4f,\"merge_ms\":%.4f,"
@@ -300,8 +328,8 @@ Lines run_point(const Options& o, int log2n) {
       "\"balance\":%.4f,\"baseline_local_sort_ms\":%.4f,\"baseline_alltoallv_ms\":%.4f,"
       "\"vs_local_plus_alltoallv\":%.3f,\"alltoallv_memory\":\"%s\",\"exchange_GBps\":%.2f,"
       "\"alltoallv_GBps\":%.2f}\n",
-      o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false", o.dist.c_str(),
-      log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
+      o.form.c_str(), o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false",
+      o.dist.c_str(), log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
       med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
       row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
       t.median_ms / floor_ms, a2a_memory, exchange_gbps, alltoallv_gbps);
@@ -369,6 +397,10 @@ int main(int argc, char* argv[]) {
         ->check(CLI::IsMember({"uniform", "zipf", "equal"}));
     sort->add_option("--exchange", o.exchange, "automatic, direct, staged or nccl")
         ->check(CLI::IsMember({"automatic", "direct", "staged", "nccl"}));
+    sort->add_option("--form", o.form,
+                     "returned (sort: a new View), into (sort_into: the caller's View) or "
+                     "keep_counts (in place)")
+        ->check(CLI::IsMember({"returned", "into", "keep_counts"}));
     sort->add_flag("--check", o.check, "check the gathered result against std::sort on rank 0");
     try {
       app.parse(argc, argv);

@@ -25,7 +25,8 @@ enum class Exchange { automatic, direct, staged, nccl };
 
 /// What one rank saw of one distributed sort (filled when SortOptions::stats points to it).
 struct SortStats {
-  int splitter_rounds = 0;           ///< rounds of sampling and global counting (0 for one rank)
+  int splitter_rounds =
+      0;  ///< sample rounds (1: the one round of samples placed every cut; 0 for one rank)
   double local_sort_seconds = 0;     ///< copy of the input and the local Ordo sort
   double splitter_seconds = 0;       ///< splitter refinement
   double exchange_seconds = 0;       ///< counts and the exchange of keys (and values)

@@ -199,7 +199,8 @@ TEST(MPISort, SplitterRoundsAndReport) {
     options.stats = &stats;
     const auto keys = to_device(input);
     const auto result = Ordo::MPI::sort(space, world, keys, Ordo::less<>{}, options);
-    EXPECT_LE(stats.splitter_rounds, rank_count() > 1 ? 3 : 0);
+    // 2^17 keys a rank: one round of samples places every cut (from about 128 P^2 keys).
+    EXPECT_EQ(stats.splitter_rounds, rank_count() > 1 ? 1 : 0);
     if (rank_count() > 1) {
       // Keys in device memory take NCCL where it is built in, else MPI.
       EXPECT_EQ(stats.nccl, Ordo::MPI::nccl_built && !on_host);
@@ -210,10 +211,13 @@ TEST(MPISort, SplitterRoundsAndReport) {
   }
 }
 
+// The forms of a sort by key: a new View, the caller's View (into), or in place (keep counts).
+enum class PairForm { returned, into, keep_counts };
+
 // Values record where each key came from (rank, position), so ties must come out in the order
 // of std::stable_sort of every rank's input in rank order: the check is exact.
 template <class Key>
-void check_pairs(const std::vector<Key>& keys_in, bool keep_counts, Ordo::MPI::Exchange how) {
+void check_pairs(const std::vector<Key>& keys_in, PairForm form, Ordo::MPI::Exchange how) {
   const ExecSpace space;
   std::vector<std::uint64_t> values_in(keys_in.size());
   for (std::size_t i = 0; i < keys_in.size(); ++i) {
@@ -223,6 +227,7 @@ void check_pairs(const std::vector<Key>& keys_in, bool keep_counts, Ordo::MPI::E
   auto values = to_device(values_in);
   Ordo::MPI::SortOptions options;
   options.exchange = how;
+  const bool keep_counts = form == PairForm::keep_counts;
   std::vector<Key> keys_out;
   std::vector<std::uint64_t> values_out;
   if (keep_counts) {
@@ -230,10 +235,28 @@ void check_pairs(const std::vector<Key>& keys_in, bool keep_counts, Ordo::MPI::E
     keys_out = to_host(keys);
     values_out = to_host(values);
   } else {
-    const auto [k, v] =
-        Ordo::MPI::stable_sort_by_key(space, world, keys, values, Ordo::less<>{}, options);
-    keys_out = to_host(k);
-    values_out = to_host(v);
+    if (form == PairForm::into) {
+      // One element more than asked, which must stay as it was.
+      const std::size_t capacity = Ordo::MPI::sort_capacity(world, keys_in.size(), options) + 1;
+      const auto k = to_device(std::vector<Key>(capacity, Key(77)));
+      const auto v = to_device(std::vector<std::uint64_t>(capacity, 99));
+      const std::size_t count =
+          Ordo::MPI::sort_by_key_into(space, world, keys, values, k, v, Ordo::less<>{}, options);
+      keys_out = to_host(k);
+      values_out = to_host(v);
+      ASSERT_LT(count, capacity);
+      for (std::size_t i = count; i < capacity; ++i) {
+        ASSERT_EQ(keys_out[i], Key(77)) << "written past the count at " << i;
+        ASSERT_EQ(values_out[i], 99u) << "written past the count at " << i;
+      }
+      keys_out.resize(count);
+      values_out.resize(count);
+    } else {
+      const auto [k, v] =
+          Ordo::MPI::stable_sort_by_key(space, world, keys, values, Ordo::less<>{}, options);
+      keys_out = to_host(k);
+      values_out = to_host(v);
+    }
     EXPECT_TRUE(bitwise_equal(keys_in, to_host(keys))) << "keys changed";
     EXPECT_TRUE(bitwise_equal(values_in, to_host(values))) << "values changed";
   }
@@ -256,8 +279,9 @@ TEST(MPISort, ByKeyIsStableAcrossRanks) {
   for (auto how : {Ordo::MPI::Exchange::automatic, Ordo::MPI::Exchange::staged}) {
     for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
       SCOPED_TRACE(name(d));
-      check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(15)), false, how);
-      check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(16)), false, how);
+      check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(15)), PairForm::returned,
+                  how);
+      check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(16)), PairForm::into, how);
     }
   }
   // sort_by_key is the same algorithm: its result equals stable_sort_by_key's.
@@ -283,14 +307,16 @@ TEST(MPISort, RadixSizesAndConstKeys) {
   EXPECT_TRUE(bitwise_equal(input, to_host(keys))) << "keys changed";
   check_sorted_result(input, to_host(result), Ordo::less<>{}, Ordo::MPI::SortOptions{}.imbalance,
                       false);
-  check_pairs(generate<std::uint32_t>(Dist::uniform, n, seed_of(22)), false,
+  check_pairs(generate<std::uint32_t>(Dist::uniform, n, seed_of(22)), PairForm::returned,
+              Ordo::MPI::Exchange::automatic);
+  check_pairs(generate<std::uint32_t>(Dist::uniform, n, seed_of(22)), PairForm::into,
               Ordo::MPI::Exchange::automatic);
 }
 
 TEST(MPISort, KeepCounts) {
   for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
     SCOPED_TRACE(name(d));
-    check_pairs(generate<std::uint32_t>(d, size_of(100, 2500), seed_of(19)), true,
+    check_pairs(generate<std::uint32_t>(d, size_of(100, 2500), seed_of(19)), PairForm::keep_counts,
                 Ordo::MPI::Exchange::automatic);
     const ExecSpace space;
     const auto input = generate<double>(d, size_of(2000, 0) * (my_rank() % 2), seed_of(20));
@@ -298,12 +324,82 @@ TEST(MPISort, KeepCounts) {
     Ordo::MPI::sort_keep_counts(world, keys, Ordo::greater<>{});  // keys' execution space
     check_sorted_result(input, to_host(keys), Ordo::greater<>{}, 0, true);
   }
+  // Skewed counts: every key on the last rank, and ranks of very different sizes.
+  const std::size_t last = my_rank() == rank_count() - 1 ? 20000 : 0;
+  check_pairs(generate<std::uint32_t>(Dist::heavy_duplicates, last, seed_of(34)),
+              PairForm::keep_counts, Ordo::MPI::Exchange::automatic);
+  check_pairs(generate<std::uint32_t>(Dist::uniform, size_of(10, 9000), seed_of(35)),
+              PairForm::keep_counts, Ordo::MPI::Exchange::automatic);
 }
 
 // A call that must throw std::invalid_argument on this rank, with `needle` in its message.
 void expect_invalid(const std::function<void()>& call, const std::string& needle) {
   const std::string what = error_of(call);
   EXPECT_NE(what.find(needle), std::string::npos) << what;
+}
+
+// sort_into: the rank's share in the caller's View (here a column of a rank-2 View, strided),
+// nothing written past the count or beside the column, the keys unchanged, the count sort's.
+TEST(MPISort, SortIntoCallersView) {
+  const ExecSpace space;
+  for (Dist d : {Dist::uniform, Dist::all_equal, Dist::heavy_duplicates}) {
+    SCOPED_TRACE(name(d));
+    for (std::size_t base : {0, 5, 30000}) {
+      const auto input = generate<std::uint32_t>(d, size_of(base, 777), seed_of(32));
+      const auto keys = to_device(input);
+      using Mem = typename std::decay_t<decltype(keys)>::memory_space;
+      const std::size_t capacity = Ordo::MPI::sort_capacity(world, input.size());
+      Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem> table("table", capacity, 2);
+      Kokkos::deep_copy(table, 5u);
+      const auto column = Kokkos::subview(table, Kokkos::ALL, 1);
+      const std::size_t count = Ordo::MPI::sort_into(space, world, keys, column);
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, table);
+      std::vector<std::uint32_t> mine;
+      for (std::size_t i = 0; i < capacity; ++i) {
+        ASSERT_EQ(h(i, 0), 5u) << "the other column was written at " << i;
+        if (i < count) {
+          mine.push_back(h(i, 1));
+        } else {
+          ASSERT_EQ(h(i, 1), 5u) << "written past the count at " << i;
+        }
+      }
+      EXPECT_TRUE(bitwise_equal(input, to_host(keys))) << "keys changed";
+      check_sorted_result(input, mine, Ordo::less<>{}, Ordo::MPI::SortOptions{}.imbalance, false);
+      EXPECT_EQ(count, Ordo::MPI::sort(space, world, keys).extent(0));
+    }
+  }
+}
+
+// An output too small on one rank, or one that overlaps the keys: every rank throws before any
+// key moves, and nothing is written.
+TEST(MPISort, SortIntoTooSmallOrOverlappingThrowsOnEveryRank) {
+  const ExecSpace space;
+  const int bad = rank_count() - 1;
+  const std::string on_bad = "rank " + std::to_string(bad);
+  const auto input = generate<std::uint32_t>(Dist::uniform, size_of(1000, 10), seed_of(33));
+  const auto keys = to_device(input);
+  const auto values = to_device(std::vector<std::uint32_t>(input.size(), 1));
+  const std::size_t capacity = Ordo::MPI::sort_capacity(world, input.size());
+  const std::size_t short_by_one = my_rank() == bad ? capacity - 1 : capacity;
+  const auto out = to_device(std::vector<std::uint32_t>(short_by_one, 3));
+  const auto full = to_device(std::vector<std::uint32_t>(capacity, 3));
+  const std::string too_small = "the output on " + on_bad + " holds " +
+                                std::to_string(capacity - 1) + " elements; the split may give a " +
+                                "rank " + std::to_string(capacity);
+  expect_invalid([&] { Ordo::MPI::sort_into(space, world, keys, out); },
+                 "Ordo::MPI::sort_into: " + too_small);
+  expect_invalid([&] { Ordo::MPI::sort_by_key_into(space, world, keys, values, full, out); },
+                 "Ordo::MPI::sort_by_key_into: " + too_small);
+  expect_invalid([&] { Ordo::MPI::sort_into(space, world, keys, my_rank() == bad ? keys : full); },
+                 "bad input on " + on_bad + ": Ordo::MPI::sort_into: keys_out aliases keys");
+  EXPECT_TRUE(bitwise_equal(input, to_host(keys)));
+  EXPECT_TRUE(bitwise_equal(std::vector<std::uint32_t>(short_by_one, 3), to_host(out)));
+  EXPECT_TRUE(bitwise_equal(std::vector<std::uint32_t>(capacity, 3), to_host(full)));
+  // The capacity is the balance's bound: (1 + imbalance) N / P + 2, N on one rank.
+  std::uint64_t N = 0;
+  for (auto c : gather_sizes(input.size())) N += c;
+  const double P = rank_count();
+  EXPECT_EQ(capacity, rank_count() == 1 ? N : std::size_t((1 + 1.0 / 16) * double(N) / P) + 2);
 }
 
 TEST(MPISort, BadInputOnOneRankThrowsOnEveryRankAndChangesNothing) {
@@ -416,9 +512,11 @@ TEST(MPISort, NcclExchangeOrItsError) {
                  Ordo::less<>{}, options);
   for (Dist d : {Dist::uniform, Dist::heavy_duplicates, Dist::all_equal}) {
     SCOPED_TRACE(name(d));
-    check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(28)), false,
+    check_pairs(generate<std::uint32_t>(d, size_of(4000, 1500), seed_of(28)), PairForm::returned,
                 Ordo::MPI::Exchange::nccl);
-    check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(29)), true,
+    check_pairs(generate<std::int64_t>(d, size_of(0, 3000), seed_of(29)), PairForm::keep_counts,
+                Ordo::MPI::Exchange::nccl);
+    check_pairs(generate<std::int64_t>(d, size_of(10, 2000), seed_of(29)), PairForm::into,
                 Ordo::MPI::Exchange::nccl);
   }
   // Keys in CUDA memory take NCCL without asking.

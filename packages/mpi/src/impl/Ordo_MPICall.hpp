@@ -36,6 +36,8 @@ enum class Form : std::uint32_t {
   stable_sort_by_key,
   sort_keep_counts,
   sort_by_key_keep_counts,
+  sort_into,
+  sort_by_key_into,
 };
 
 constexpr const char* form_name(Form form) {
@@ -45,12 +47,26 @@ constexpr const char* form_name(Form form) {
     case Form::stable_sort_by_key: return "Ordo::MPI::stable_sort_by_key";
     case Form::sort_keep_counts: return "Ordo::MPI::sort_keep_counts";
     case Form::sort_by_key_keep_counts: return "Ordo::MPI::sort_by_key_keep_counts";
+    case Form::sort_into: return "Ordo::MPI::sort_into";
+    case Form::sort_by_key_into: return "Ordo::MPI::sort_by_key_into";
   }
   return "Ordo::MPI (unknown form)";
 }
 
 constexpr bool keeps_counts(Form form) {
   return form == Form::sort_keep_counts || form == Form::sort_by_key_keep_counts;
+}
+
+constexpr bool writes_caller_output(Form form) {
+  return form == Form::sort_into || form == Form::sort_by_key_into;
+}
+
+// The most keys a balanced split gives one of `ranks` ranks holding `total` keys: each cut lies
+// within imbalance N / 2P of its target, so a rank holds at most (1 + imbalance) N / P + 1 keys
+// (plus one for rounding); one rank holds them all.
+inline std::uint64_t balanced_capacity(std::uint64_t total, int ranks, double imbalance) {
+  if (ranks == 1) return total;
+  return static_cast<std::uint64_t>((1 + imbalance) * double(total) / double(ranks)) + 2;
 }
 
 // A fingerprint of a type that is the same on every rank of one program: FNV-1a of its name.
@@ -70,6 +86,7 @@ struct CallRecord {
   std::uint64_t types = 0;       // fingerprints of the key, value and comparator types
   double imbalance = 0;
   std::uint64_t count = 0;
+  std::uint64_t capacity = 0;     // the caller's output elements (the forms that write one)
   std::uint32_t nccl = 0;         // 1: this rank's keys travel through NCCL
   std::uint32_t nccl_cached = 0;  // 1: this rank holds Ordo's NCCL communicator of comm
   std::uint32_t bad = 0;
@@ -150,6 +167,18 @@ inline Agreement agree_on_call(MPI_Comm comm, const CallRecord& mine) {
     a.counts.push_back(r.count);
     a.total += r.count;
     a.nccl_cached = a.nccl_cached && r.nccl_cached;
+  }
+  if (writes_caller_output(mine.form)) {
+    const std::uint64_t need = balanced_capacity(a.total, a.ranks, mine.imbalance);
+    for (int r = 0; r < a.ranks; ++r) {
+      if (all[r].capacity < need) {
+        throw std::invalid_argument(std::string(fn) + ": the output on rank " + std::to_string(r) +
+                                    " holds " + std::to_string(all[r].capacity) +
+                                    " elements; the split may give a rank " + std::to_string(need) +
+                                    " of the " + std::to_string(a.total) +
+                                    " keys (Ordo::MPI::sort_capacity)");
+      }
+    }
   }
   // MPI's counts and displacements are int: no rank may send or receive more than INT_MAX keys.
   constexpr auto int_max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());

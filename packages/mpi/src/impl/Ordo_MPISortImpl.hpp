@@ -2,9 +2,9 @@
 #ifndef ORDO_MPI_SORT_IMPL_HPP
 #define ORDO_MPI_SORT_IMPL_HPP
 
-// The distributed sort: agree on the call, sort locally with Ordo, refine splitters
+// The distributed sort: agree on the call, sort locally with Ordo, choose splitters
 // (Ordo_MPISplitters.hpp), exchange once (Ordo_MPIExchange.hpp), merge the received sorted runs
-// with Ordo's merge.
+// with Ordo's merge into the form's output.
 
 #include <Ordo_MPISortTypes.hpp>
 #include <impl/Ordo_MPICall.hpp>
@@ -20,6 +20,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -42,6 +43,13 @@ constexpr void check_types() {
   using Key = typename KeyView::non_const_value_type;
   static_assert(std::is_invocable_r_v<bool, const Comp&, const Key&, const Key&>,
                 "Ordo::MPI: the comparator must order two keys of the key View's type");
+}
+
+// An output View of the into forms: written, of the input's element type.
+template <class InView, class OutView>
+constexpr void check_output_type() {
+  static_assert(std::is_same_v<typename OutView::value_type, typename InView::non_const_value_type>,
+                "Ordo::MPI: an output View holds its input's type, not const");
 }
 
 // Adds the time since the last lap to a SortStats field; fences only when stats are wanted.
@@ -73,58 +81,59 @@ View uninitialized(const char* label, std::size_t n) {
 }
 
 // Merges the sorted runs of `in` (ranges [begin, end), one from each rank, in rank order) into
-// `out`, pairwise: a stable merge of neighbours keeps the lower rank's keys first on ties. log2 of
-// the runs passes, each writing its merged runs one after the other from the start of its
-// destination, alternating between `out` and `scratch` so that the last pass writes `out`
-// (scratch is used from three runs on). `out` and `scratch` hold at least the runs' keys.
-template <class ExecSpace, class Keys, class Values, class Comp>
-void merge_runs(const ExecSpace& space, const Keys& in, const Values& in_values, const Keys& out,
-                const Values& out_values, const Keys& scratch, const Values& scratch_values,
+// out(0, m), m the runs' keys. A stable merge of neighbours keeps the lower rank's keys first on
+// ties. While more than two runs remain, a pass merges neighbours into the other of `in` and
+// `scratch` (each pass writes its runs one after the other from the start; `in` is free once
+// read); the last pass merges the last two runs, or copies the last one, into `out`, so `out` is
+// written once. `in` and `scratch` hold at least m elements; `out` may be the caller's View.
+template <class ExecSpace, class Work, class WorkValues, class Out, class OutValues, class Comp>
+void merge_runs(const ExecSpace& space, const Work& in, const WorkValues& in_values,
+                const Work& scratch, const WorkValues& scratch_values, const Out& out,
+                const OutValues& out_values,
                 const std::vector<std::pair<std::size_t, std::size_t>>& received,
                 const Comp& comp) {
-  constexpr bool with_values = !std::is_same_v<Values, NoValues>;
+  constexpr bool with_values = !std::is_same_v<WorkValues, NoValues>;
   std::vector<std::pair<std::size_t, std::size_t>> runs;
   for (const auto& run : received) {
     if (run.second > run.first) runs.push_back(run);
   }
-  // At least one pass: a single run is copied (packed) into `out`.
-  int passes = 1;
-  while ((std::size_t(1) << passes) < runs.size()) ++passes;
-  Keys src = in;
-  Values src_values = in_values;
-  for (int pass = 1; pass <= passes; ++pass) {
-    const bool to_out = (passes - pass) % 2 == 0;
-    const Keys dst = to_out ? out : scratch;
-    const Values dst_values = to_out ? out_values : scratch_values;
+  // Merges runs[i] and runs[i + 1] of src (or copies runs[i], the last) to dst from `at`.
+  auto merge_pair = [&](const auto& src, const auto& src_values, const auto& dst,
+                        const auto& dst_values, std::size_t i, std::size_t at) {
+    const auto [a0, a1] = runs[i];
+    if (i + 1 == runs.size()) {
+      Kokkos::deep_copy(space, part(dst, at, at + a1 - a0), part(src, a0, a1));
+      if constexpr (with_values) {
+        Kokkos::deep_copy(space, part(dst_values, at, at + a1 - a0), part(src_values, a0, a1));
+      }
+      return at + a1 - a0;
+    }
+    const auto [b0, b1] = runs[i + 1];
+    const std::size_t end = at + (a1 - a0) + (b1 - b0);
+    if constexpr (with_values) {
+      Ordo::merge_by_key(space, part(src, a0, a1), part(src_values, a0, a1), part(src, b0, b1),
+                         part(src_values, b0, b1), part(dst, at, end), part(dst_values, at, end),
+                         comp);
+    } else {
+      Ordo::merge(space, part(src, a0, a1), part(src, b0, b1), part(dst, at, end), comp);
+    }
+    return end;
+  };
+  Work src = in, dst = scratch;
+  WorkValues src_values = in_values, dst_values = scratch_values;
+  while (runs.size() > 2) {
     std::vector<std::pair<std::size_t, std::size_t>> next;
     std::size_t at = 0;
     for (std::size_t i = 0; i < runs.size(); i += 2) {
-      const auto [a0, a1] = runs[i];
-      if (i + 1 == runs.size()) {
-        Kokkos::deep_copy(space, part(dst, at, at + a1 - a0), part(src, a0, a1));
-        if constexpr (with_values) {
-          Kokkos::deep_copy(space, part(dst_values, at, at + a1 - a0), part(src_values, a0, a1));
-        }
-        next.emplace_back(at, at + a1 - a0);
-        at += a1 - a0;
-        continue;
-      }
-      const auto [b0, b1] = runs[i + 1];
-      const std::size_t end = at + (a1 - a0) + (b1 - b0);
-      if constexpr (with_values) {
-        Ordo::merge_by_key(space, part(src, a0, a1), part(src_values, a0, a1), part(src, b0, b1),
-                           part(src_values, b0, b1), part(dst, at, end), part(dst_values, at, end),
-                           comp);
-      } else {
-        Ordo::merge(space, part(src, a0, a1), part(src, b0, b1), part(dst, at, end), comp);
-      }
+      const std::size_t end = merge_pair(src, src_values, dst, dst_values, i, at);
       next.emplace_back(at, end);
       at = end;
     }
-    src = dst;
-    src_values = dst_values;
+    std::swap(src, dst);
+    std::swap(src_values, dst_values);
     runs = std::move(next);
   }
+  if (!runs.empty()) merge_pair(src, src_values, out, out_values, 0, 0);
 }
 
 // Where each rank after the first starts in the global order, and how far from it a cut may lie.
@@ -140,13 +149,6 @@ inline std::pair<std::vector<std::uint64_t>, std::uint64_t> split_targets(const 
   const std::uint64_t N = a.total, P = a.ranks;
   for (std::uint64_t r = 1; r < P; ++r) targets.push_back(r * (N / P) + r * (N % P) / P);
   return {targets, static_cast<std::uint64_t>(imbalance * double(N) / double(2 * P))};
-}
-
-// The most keys the split gives this rank: rank counts exactly with keep_counts, else at most
-// (1 + imbalance) N / P + 1 (each cut lies within imbalance N / 2P of its target).
-inline std::size_t result_capacity(const Agreement& a, bool keep_counts, double imbalance) {
-  if (keep_counts) return a.counts[a.rank];
-  return static_cast<std::size_t>((1 + imbalance) * double(a.total) / double(a.ranks)) + 2;
 }
 
 template <class ValueView, class Mem>
@@ -174,14 +176,39 @@ Work work_view(const ExecSpace& space, std::size_t n, MPISlot slot) {
   }
 }
 
-// A managed View seen through the workspace View type (nothing without values).
-template <class Work, class View>
-Work as_work(const View& v) {
-  if constexpr (std::is_same_v<Work, NoValues>) {
-    return {};
-  } else {
-    return Work(v.data(), v.extent(0));
+// Where a form writes its result: Views allocated here (sort, sort_by_key: Allocate), or the
+// caller's (the into forms: their outputs; the keep-counts forms: the keys and values themselves).
+template <class Keys, class Values, bool Allocate>
+struct Output {
+  Keys keys;
+  Values values;
+  bool sized = false;
+
+  // Makes room for `count` keys: Views allocated here are allocated (again) for that many; the
+  // caller's have room (the call's agreement checked their capacity).
+  void reserve(std::size_t count) {
+    if constexpr (Allocate) {
+      if (sized && keys.extent(0) >= count) return;
+      keys = uninitialized<Keys>("Ordo::MPI::sort::keys", count);
+      if constexpr (!std::is_same_v<Values, NoValues>) {
+        values = uninitialized<Values>("Ordo::MPI::sort::values", count);
+      }
+      sized = true;
+    } else if (count > keys.extent(0)) {
+      throw std::logic_error("Ordo::MPI: the split gave this rank " + std::to_string(count) +
+                             " keys, more than its output holds");
+    }
   }
+};
+
+template <class Keys, class Values>
+Output<Keys, Values, true> allocated_output() {
+  return {};
+}
+
+template <class Keys, class Values>
+Output<Keys, Values, false> caller_output(const Keys& keys, const Values& values) {
+  return {keys, values};
 }
 
 template <class KeyView, class ValueView>
@@ -252,12 +279,39 @@ void check_local(const char* fn, Form form, MPI_Comm comm, const KeyView& keys,
   }
 }
 
-template <Form form, class ExecSpace, class KeyView, class ValueView, class Comp>
-auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys,
-                      const ValueView& values, const Comp& comp, const SortOptions& options) {
+// The into forms' outputs, checked: reachable, apart from the inputs and from each other (their
+// capacity is checked by the agreement, which knows every rank's count).
+template <class ExecSpace, class KeyView, class ValueView, class OutKeys, class OutValues,
+          bool Allocate>
+void check_output(const char* fn, const KeyView& keys, const ValueView& values,
+                  const Output<OutKeys, OutValues, Allocate>& out) {
+  Ordo::Impl::check_all_reachable<ExecSpace>(fn, "keys_out", out.keys);
+  Ordo::Impl::check_no_alias(fn, "keys_out", out.keys, "keys", keys);
+  if constexpr (!std::is_same_v<ValueView, NoValues>) {
+    Ordo::Impl::check_all_reachable<ExecSpace>(fn, "values_out", out.values);
+    Ordo::Impl::check_no_alias(fn, "keys_out", out.keys, "values", values);
+    Ordo::Impl::check_no_alias(fn, "values_out", out.values, "keys", keys, "values", values,
+                               "keys_out", out.keys);
+  }
+}
+
+// The elements the caller's output holds (the fewer of keys_out and values_out).
+template <class OutKeys, class OutValues, bool Allocate>
+std::size_t output_capacity(const Output<OutKeys, OutValues, Allocate>& out) {
+  if constexpr (std::is_same_v<OutValues, NoValues>) {
+    return out.keys.extent(0);
+  } else {
+    return std::min<std::size_t>(out.keys.extent(0), out.values.extent(0));
+  }
+}
+
+// Every form: sorts keys (and values) over the ranks of comm into out, returns this rank's count
+// (its keys are out.keys(0, count)).
+template <Form form, class ExecSpace, class KeyView, class ValueView, class Out, class Comp>
+std::size_t distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys,
+                             const ValueView& values, Out& out, const Comp& comp,
+                             const SortOptions& options) {
   using S = SortSpaces<KeyView, ValueView>;
-  using Keys = typename S::Keys;
-  using Values = typename S::Values;
   const char* fn = form_name(form);
   const Ordo::Impl::Region region(fn);
   int initialized = 0;
@@ -275,6 +329,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
   }
   record.imbalance = options.imbalance;
   record.count = keys.extent(0);
+  if constexpr (writes_caller_output(form)) record.capacity = output_capacity(out);
   const Way way = exchange_way<ExecSpace, typename S::Mem>(options.exchange);
   record.nccl = way == Way::nccl;
 #if defined(ORDO_ENABLE_NCCL)
@@ -282,6 +337,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
 #endif
   try {
     check_local<ExecSpace>(fn, form, comm, keys, values, options);
+    if constexpr (writes_caller_output(form)) check_output<ExecSpace>(fn, keys, values, out);
   } catch (const std::invalid_argument& e) {
     record.reject(e.what());
   }
@@ -298,27 +354,34 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     }
   };
   const std::size_t n = keys.extent(0);
-  Keys result;
-  Values result_values{};
-  auto allocate_result = [&](std::size_t count) {
-    result = uninitialized<Keys>("Ordo::MPI::sort::keys", count);
-    if constexpr (S::with_values) {
-      result_values = uninitialized<Values>("Ordo::MPI::sort::values", count);
-    }
-  };
+  std::size_t m = n;
   if (agreed.ranks == 1) {
-    allocate_result(n);
-    sort_copy(result, result_values);
+    if constexpr (keeps_counts(form)) {
+      // In place, as Ordo's own sort.
+      if constexpr (S::with_values) {
+        Ordo::Impl::stable_sort_by_key(space, keys, values, comp, Ordo::Impl::SortOptions{});
+      } else {
+        Ordo::Impl::sort(space, keys, comp, Ordo::Impl::SortOptions{});
+      }
+    } else {
+      out.reserve(n);
+      if constexpr (S::with_values) {
+        sort_copy(part(out.keys, 0, n), part(out.values, 0, n));
+      } else {
+        sort_copy(part(out.keys, 0, n), out.values);
+      }
+    }
     clock.lap(space, &SortStats::local_sort_seconds);
   } else {
-    // The sorted copy and the received runs live in Ordo's workspaces; the result is allocated
-    // while the local sort runs, at the most keys the split can give this rank.
+    // The sorted copy and the received runs live in Ordo's workspaces; a result allocated here is
+    // allocated while the local sort runs, at the most keys the split can give this rank.
     using WorkKeys = typename S::WorkKeys;
     using WorkValues = typename S::WorkValues;
     const auto mine = work_view<WorkKeys>(space, n, MPISlot::keys);
     const auto mine_values = work_view<WorkValues>(space, n, MPISlot::values);
     sort_copy(mine, mine_values);
-    allocate_result(result_capacity(agreed, keeps_counts(form), options.imbalance));
+    out.reserve(
+        keeps_counts(form) ? n : balanced_capacity(agreed.total, agreed.ranks, options.imbalance));
     clock.lap(space, &SortStats::local_sort_seconds);
 
     const auto [targets, tolerance] = split_targets(agreed, keeps_counts(form), options.imbalance);
@@ -327,7 +390,7 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     clock.lap(space, &SortStats::splitter_seconds);
 
     const ExchangePlan plan = plan_exchange(comm, cuts);
-    const std::size_t m = plan.received;
+    m = plan.received;
     const auto got = work_view<WorkKeys>(space, plan.extent, MPISlot::received_keys);
     const auto got_values = work_view<WorkValues>(space, plan.extent, MPISlot::received_values);
     if (way == Way::nccl) {
@@ -349,13 +412,12 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
     }
     clock.lap(space, &SortStats::exchange_seconds);
 
-    // The sorted copy's slots, no longer needed, are the merge's scratch.
-    if (m > result.extent(0)) allocate_result(m);
-    result = part(result, 0, m);
-    if constexpr (S::with_values) result_values = part(result_values, 0, m);
-    merge_runs(space, got, got_values, as_work<WorkKeys>(result),
-               as_work<WorkValues>(result_values), work_view<WorkKeys>(space, m, MPISlot::keys),
-               work_view<WorkValues>(space, m, MPISlot::values), plan.runs, comp);
+    // The received runs merge into the output; the sorted copy's slots, no longer needed, are the
+    // merge's scratch.
+    out.reserve(m);
+    merge_runs(space, got, got_values, work_view<WorkKeys>(space, m, MPISlot::keys),
+               work_view<WorkValues>(space, m, MPISlot::values), out.keys, out.values, plan.runs,
+               comp);
 
     if (options.stats) {
       const std::uint64_t bytes = record.key_size + record.value_size;
@@ -369,14 +431,10 @@ auto distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyView& keys
       options.stats->nccl = way == Way::nccl;
     }
   }
-  if constexpr (keeps_counts(form)) {
-    Kokkos::deep_copy(space, keys, result);
-    if constexpr (S::with_values) Kokkos::deep_copy(space, values, result_values);
-  }
   space.fence("Ordo::MPI::sort: done");
   clock.lap(space, &SortStats::merge_seconds);
-  if (options.stats) options.stats->keys_after = result.extent(0);
-  return std::make_pair(result, result_values);
+  if (options.stats) options.stats->keys_after = m;
+  return m;
 }
 
 }  // namespace Ordo::MPI::Impl
