@@ -355,14 +355,14 @@ void context(std::ostream& out, bool jsonl) {
   const int P = ranks_of(MPI_COMM_WORLD);
   if (jsonl) {
     out << "{\"record\":\"context\",\"ordo_version\":\"" << ORDO_VERSION_STRING
-        << "\",\"ordo_commit\":\"" << ORDO_GIT_HASH << "\",\"kokkos_version\":\"" << kokkos
-        << "\",\"execution_space\":\"" << ExecSpace::name()
+        << "\",\"ordo_commit\":\"" << OrdoPerf::build_commit() << "\",\"kokkos_version\":\""
+        << kokkos << "\",\"execution_space\":\"" << ExecSpace::name()
         << "\",\"concurrency\":" << ExecSpace().concurrency() << ",\"ranks\":" << P << ",\"mpi\":\""
         << mpi << "\"}\n";
   } else {
-    out << "Ordo " << ORDO_VERSION_STRING << " (" << ORDO_GIT_HASH << "), Kokkos " << kokkos << ", "
-        << ExecSpace::name() << " (" << ExecSpace().concurrency() << ") per rank, " << P
-        << " ranks, " << mpi << "\n"
+    out << "Ordo " << ORDO_VERSION_STRING << " (" << OrdoPerf::build_commit() << "), Kokkos "
+        << kokkos << ", " << ExecSpace::name() << " (" << ExecSpace().concurrency()
+        << ") per rank, " << P << " ranks, " << mpi << "\n"
         << "times in ms, the slowest rank's; vs = total / (local sort + alltoallv);\n"
         << "GB/s = a rank's bytes to other ranks / phase time\n"
         << "scale  ranks key  values dist     log2n     total     local splitters  exchange"

@@ -111,7 +111,7 @@ struct CheckTriplets {
     }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
-    v.first_bad = std::numeric_limits<std::int64_t>::max();
+    v.first_bad = INT64_MAX;  // a constant: std::numeric_limits is host code to nvcc
     v.dropped = 0;
   }
   KOKKOS_INLINE_FUNCTION void join(value_type& d, const value_type& s) const {
