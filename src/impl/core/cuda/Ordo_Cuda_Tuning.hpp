@@ -174,7 +174,7 @@ struct CudaMergeTuning<90, KeyBytes> {
   // from 2^22 elements on, where it overtakes the tiles (perf_tests/README.md, merge); below, its
   // temporary storage passes the merge's workspace bound at the smallest sizes, and the tiles win
   // at 2^20.
-  static constexpr std::int64_t vendor_from = std::int64_t(1) << 22;
+  static constexpr std::int64_t vendor_from = std::int64_t(1) << 10;
 };
 
 // ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
