@@ -34,8 +34,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 
 /// The distributed sort over MPI (packages/mpi): Ordo::MPI::sort and its forms.
@@ -143,10 +141,7 @@ inline std::size_t sort_capacity(MPI_Comm comm, std::size_t count,
   Impl::check_mpi(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm),
                   "MPI_Allreduce of the key counts");
   Impl::check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  if (!(options.imbalance >= 0 && options.imbalance <= 1)) {
-    throw std::invalid_argument("Ordo::MPI::sort_capacity: options.imbalance is " +
-                                std::to_string(options.imbalance) + ", must lie in [0, 1]");
-  }
+  Impl::check_imbalance("Ordo::MPI::sort_capacity", options);
   return static_cast<std::size_t>(Impl::balanced_capacity(total, ranks, options.imbalance));
 }
 

@@ -25,12 +25,12 @@ enum class Exchange { automatic, direct, staged, nccl };
 
 /// What one rank saw of one distributed sort (filled when SortOptions::stats points to it).
 struct SortStats {
-  int splitter_rounds =
-      0;  ///< sample rounds (1: the one round of samples placed every cut; 0 for one rank)
+  /// Splitter rounds: 1 where the one round of samples placed every cut; 0 for one rank.
+  int splitter_rounds = 0;
   double local_sort_seconds = 0;     ///< copy of the input and the local Ordo sort
-  double splitter_seconds = 0;       ///< splitter refinement
+  double splitter_seconds = 0;       ///< the splitters (sample round or refinement)
   double exchange_seconds = 0;       ///< counts and the exchange of keys (and values)
-  double merge_seconds = 0;          ///< merge of the received sorted runs (and the copy back)
+  double merge_seconds = 0;          ///< merge of the received sorted runs into the output
   std::uint64_t bytes_sent = 0;      ///< key and value bytes this rank sent to other ranks
   std::uint64_t bytes_received = 0;  ///< key and value bytes this rank received from other ranks
   std::uint64_t keys_after = 0;      ///< keys this rank holds after the sort

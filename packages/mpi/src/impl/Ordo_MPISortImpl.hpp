@@ -182,18 +182,16 @@ template <class Keys, class Values, bool Allocate>
 struct Output {
   Keys keys;
   Values values;
-  bool sized = false;
 
   // Makes room for `count` keys: Views allocated here are allocated (again) for that many; the
   // caller's have room (the call's agreement checked their capacity).
   void reserve(std::size_t count) {
     if constexpr (Allocate) {
-      if (sized && keys.extent(0) >= count) return;
+      if (keys.is_allocated() && keys.extent(0) >= count) return;
       keys = uninitialized<Keys>("Ordo::MPI::sort::keys", count);
       if constexpr (!std::is_same_v<Values, NoValues>) {
         values = uninitialized<Values>("Ordo::MPI::sort::values", count);
       }
-      sized = true;
     } else if (count > keys.extent(0)) {
       throw std::logic_error("Ordo::MPI: the split gave this rank " + std::to_string(count) +
                              " keys, more than its output holds");
@@ -223,15 +221,20 @@ struct SortSpaces {
   using WorkValues = typename ValuesOf<ValueView, Mem>::work;
 };
 
+// options.imbalance lies in [0, 1] (the call's check, and sort_capacity's).
+inline void check_imbalance(const char* fn, const SortOptions& options) {
+  if (!(options.imbalance >= 0 && options.imbalance <= 1)) {
+    Ordo::Impl::fail(
+        fn, "options.imbalance is " + std::to_string(options.imbalance) + ", must lie in [0, 1]");
+  }
+}
+
 // This rank's arguments, checked; a failure is reported to every rank by agree_on_call.
 template <class ExecSpace, class KeyView, class ValueView>
 void check_local(const char* fn, Form form, MPI_Comm comm, const KeyView& keys,
                  const ValueView& values, const SortOptions& options) {
   Ordo::Impl::check_all_reachable<ExecSpace>(fn, "keys", keys);
-  if (!(options.imbalance >= 0 && options.imbalance <= 1)) {
-    Ordo::Impl::fail(
-        fn, "options.imbalance is " + std::to_string(options.imbalance) + ", must lie in [0, 1]");
-  }
+  check_imbalance(fn, options);
   if (options.exchange == Exchange::nccl &&
       !nccl_possible<ExecSpace, typename KeyView::memory_space>()) {
 #if defined(ORDO_ENABLE_NCCL)
