@@ -9,14 +9,18 @@
 //   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
 //                  team_size * vt elements staged in scratch with coalesced loads, each thread
 //                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
-//                  run) pairs, the tile's prefix from the look-back (TileLookback::carry_prefix),
-//                  the runs' keys and values staged back in scratch for coalesced stores
+//                  run) pairs (on CUDA the warp seam's shuffles, team/cuda/Ordo_Cuda_Runs.hpp),
+//                  the tile's prefix from the look-back (TileLookback::carry_prefix; on CUDA
+//                  walked by a warp), then each run head writes its key and the value of the run
+//                  it closes (staging them for coalesced stores kept every element in registers
+//                  across the look-back: perf_tests/README.md, the runs)
 //   ScanByKeyTiles inclusive_scan_by_key and exclusive_scan_by_key in one pass, as RunTiles to
 //                  the tile's prefix, then each element's scan staged back for coalesced stores
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Runs.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -111,26 +115,22 @@ KOKKOS_INLINE_FUNCTION void stage_run_tile(const Member& member, const KeyView& 
   member.team_barrier();
 }
 
-// This thread's VT consecutive elements of the tile, from `first` on, in registers: keys, values
-// and heads (key_tile(i + 1): element i's key, key_tile(0) the key before the tile; value_tile(i):
-// its value), and their partial. Elements past count are no heads.
-template <int VT, class KeyTile, class ValueTile, class Comp, class Op, class Key, class V>
-KOKKOS_INLINE_FUNCTION RunPartial<V> thread_elements(int first, int count, int first_of_input,
-                                                     const KeyTile& key_tile,
-                                                     const ValueTile& value_tile, const Comp& comp,
-                                                     const Op& op, Key (&k)[VT], V (&v)[VT],
-                                                     bool (&head)[VT]) {
+// The partial of this thread's VT consecutive elements of the tile, from `first` on, read from
+// scratch (key_tile(i + 1): element i's key, key_tile(0) the key before the tile).
+template <int VT, class KeyTile, class ValueTile, class Comp, class Op>
+KOKKOS_INLINE_FUNCTION auto thread_partial(int first, int count, int first_of_input,
+                                           const KeyTile& key_tile, const ValueTile& value_tile,
+                                           const Comp& comp, const Op& op) {
+  using V = typename ValueTile::non_const_value_type;
   RunPartial<V> mine{0, V()};
   ORDO_UNROLL
   for (int j = 0; j < VT; ++j) {
     const int i = first + j;
-    head[j] = false;
     if (i < count) {
-      k[j] = key_tile(i + 1);
-      v[j] = value_tile(i);
-      head[j] = i == first_of_input || !equivalent(comp, key_tile(i), k[j]);
-      mine.heads += head[j] ? 1 : 0;
-      mine.value = head[j] || j == 0 ? v[j] : op(mine.value, v[j]);
+      const V v = value_tile(i);
+      const bool head = i == first_of_input || !equivalent(comp, key_tile(i), key_tile(i + 1));
+      mine.heads += head ? 1 : 0;
+      mine.value = head || j == 0 ? v : op(mine.value, v);
     }
   }
   return mine;
@@ -146,19 +146,15 @@ struct RunScan {
   V running;
 };
 
-// The team's inclusive segmented scan of its threads' partials (Hillis and Steele: a fixed order,
-// so floating-point reductions give the same bits on every run), then the tile's prefix from the
-// look-back (TileLookback::carry_prefix). last_thread: the last thread that holds an element (the
-// partials of threads after it are never read). scan_heads and scan_values: Team + 1 slots of
-// scratch, prefix_slot one.
-template <int Team, int Window, class Member, class V, class Op, class Heads, class Values,
-          class Prefix, class Words, class Carries>
-KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
-                                                    int last_thread, RunPartial<V> mine,
-                                                    const Heads& scan_heads,
-                                                    const Values& scan_values,
-                                                    const Prefix& prefix_slot, const Words& words,
-                                                    const Carries& carries, const Op& op) {
+// The portable team scan of the threads' partials (Hillis and Steele: a fixed order, so
+// floating-point reductions give the same bits on every run): before, the join of threads [0, r)
+// (unset for thread 0); tile, of threads [0, last_thread] (the partials of threads after it are
+// never read). scan_heads and scan_values: Team slots of scratch.
+template <int Team, class Member, class V, class Op, class Heads, class Values>
+KOKKOS_INLINE_FUNCTION void team_scan_partials(const Member& member, int last_thread,
+                                               RunPartial<V> mine, const Op& op,
+                                               const Heads& scan_heads, const Values& scan_values,
+                                               RunPartial<V>& before, RunPartial<V>& tile) {
   const int r = member.team_rank();
   scan_heads(r) = mine.heads;
   scan_values(r) = mine.value;
@@ -172,25 +168,68 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
     scan_values(r) = mine.value;
   }
   member.team_barrier();
-  const int before_heads = r == 0 ? 0 : scan_heads(r - 1);
-  const V before_value = r == 0 ? V() : scan_values(r - 1);
-  const int tile_heads = scan_heads(last_thread);
+  if (r > 0) before = {scan_heads(r - 1), scan_values(r - 1)};
+  tile = {scan_heads(last_thread), scan_values(last_thread)};
   member.team_barrier();
+}
 
-  // The tile's prefix: the heads before it and the open run's value at its start.
+// The team's segmented scan of its threads' partials (team_scan_partials, or on CUDA the warp
+// seam's CudaSeam::warp_scan_partials: Warp), then the tile's prefix from the look-back
+// (TileLookback::carry_prefix, or the warp seam's CudaSeam::warp_carry_prefix). last_thread: the
+// last thread that holds an element. scan_heads and scan_values: Team + 1 slots of scratch,
+// prefix_slot one.
+template <bool Warp, int Team, int Window, class Member, class V, class Op, class Heads,
+          class Values, class Prefix, class Words, class Carries>
+KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
+                                                    int last_thread, RunPartial<V> mine,
+                                                    const Heads& scan_heads,
+                                                    const Values& scan_values,
+                                                    const Prefix& prefix_slot, const Words& words,
+                                                    const Carries& carries, const Op& op) {
+  const int r = member.team_rank();
+  RunPartial<V> before{0, V()}, tile{0, V()};
+#if defined(ORDO_CUDA_SEAM)
+  if constexpr (Warp) {
+    const auto join = [&](const RunPartial<V>& a, const RunPartial<V>& b) {
+      return combine(op, a, b);
+    };
+    CudaSeam::warp_scan_partials<Team>(member, last_thread, mine, join, scan_heads, scan_values,
+                                       before, tile);
+  }
+#endif
+  if constexpr (!Warp) {
+    team_scan_partials<Team>(member, last_thread, mine, op, scan_heads, scan_values, before, tile);
+  }
+
+  // The tile's prefix: the heads before it and the open run's value at its start (on CUDA the
+  // warp seam's walk by warp 0).
+  V mine_carry{};
+  std::int64_t heads_before = 0;
+#if defined(ORDO_CUDA_SEAM)
+  if constexpr (Warp) {
+    if (r < 32) {
+      heads_before = CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, words, carries, op,
+                                                 mine_carry);
+    }
+  }
+#endif
+  if constexpr (!Warp) {
+    if (r == 0) {
+      heads_before = tile_lookback(words).template carry_prefix<Window>(id, tile.heads, tile.value,
+                                                                        carries, op, mine_carry);
+    }
+  }
   if (r == 0) {
-    V carry{};
-    prefix_slot(0) = tile_lookback(words).template carry_prefix<Window>(
-        id, tile_heads, scan_values(last_thread), carries, op, carry);
-    scan_values(Team) = carry;
+    prefix_slot(0) = heads_before;
+    scan_values(Team) = mine_carry;
   }
   member.team_barrier();
   const V carry = scan_values(Team);
   // The open run's value at this thread's first element (unset at element 0).
   const V running = r == 0                        ? carry
-                    : before_heads == 0 && id > 0 ? op(carry, before_value)
-                                                  : before_value;
-  return {before_heads, tile_heads, prefix_slot(0), running};
+                    : before.heads == 0 && id > 0 ? op(carry, before.value)
+                                                  : before.value;
+  return {before.heads, tile.heads, prefix_slot(0), running};
 }
 
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
@@ -205,6 +244,7 @@ struct RunTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
+  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
 
   KeyView keys;
   Source source;
@@ -217,11 +257,11 @@ struct RunTiles {
   Carries carries;
   std::int64_t n, tiles;
 
-  // The tile's keys (one more: the key before the tile) and values (one more: the run the last
-  // tile closes), then the team's scan and the tile's prefix.
+  // The tile's keys (one more: the key before the tile) and values, then the team's scan and the
+  // tile's prefix.
   static std::size_t scratch_bytes() {
     constexpr std::size_t tile = std::size_t(Team) * VT;
-    return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile + 1) +
+    return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile) +
            Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1) +
            Tile<std::int64_t>::shmem_size(1);
   }
@@ -230,7 +270,7 @@ struct RunTiles {
     const int r = member.team_rank();
     constexpr int tile = Team * VT;
     const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
-    const Tile<V> value_tile(member.team_scratch(0), tile + 1);
+    const Tile<V> value_tile(member.team_scratch(0), tile);
     const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
     const Tile<V> scan_values(member.team_scratch(0), Team + 1);
     const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
@@ -244,46 +284,31 @@ struct RunTiles {
     stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
     const int first = r * VT;
-    Key k[VT];
-    V v[VT];
-    bool head[VT];
-    const RunPartial<V> mine =
-        thread_elements(first, count, first_of_input, key_tile, value_tile, comp, op, k, v, head);
-
-    const RunScan<V> scan =
-        scan_run_partials<Team, Window>(member, id, (count - 1) / VT, mine, scan_heads, scan_values,
-                                        prefix_slot, words, carries, op);
-    const std::int64_t prefix = scan.prefix;
-    const int tile_heads = scan.tile_heads;
+    const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
+        member, id, (count - 1) / VT,
+        thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
+        scan_heads, scan_values, prefix_slot, words, carries, op);
+    // Each head writes its key and the value of the run it closes; the input's last element closes
+    // the last run.
+    const std::int64_t key_end = keys_out.extent(0), value_end = values_out.extent(0);
+    std::int64_t q = scan.prefix + scan.before_heads;  // the run of this thread's first element
     V running = scan.running;
-    // Stage the tile's runs: head q (of the tile's heads) puts its key at key_tile(q) and the value
-    // of the run it closes (the one before it) at value_tile(q); the last element of the input
-    // closes the last run, value_tile(tile_heads).
-    int q = scan.before_heads;
     ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
       if (i < count) {
-        const bool h = head[j];
-        if (h && i != first_of_input) value_tile(q) = running;
-        if (h) key_tile(q) = k[j];
+        const Key key = key_tile(i + 1);
+        const V v = value_tile(i);
+        const bool h = i == first_of_input || !equivalent(comp, key_tile(i), key);
+        if (h && i != first_of_input && q - 1 < value_end) values_out(q - 1) = running;
+        if (h && q < key_end) keys_out(q) = key;
         q += h ? 1 : 0;
-        running = h ? v[j] : op(running, v[j]);
-        if (i == last_of_input) value_tile(q) = running;
+        running = h ? v : op(running, v);
+        if (i == last_of_input && q - 1 < value_end) values_out(q - 1) = running;
       }
     }
-    const bool last = last_of_input >= 0;
-    if (last && r == 0) total(0) = typename TotalView::non_const_value_type(prefix + tile_heads);
-    member.team_barrier();
-
-    // Coalesced stores: keys of runs prefix + [0, tile_heads), values of runs closed here,
-    // prefix - 1 + [lo, hi).
-    const std::int64_t key_room = std::int64_t(keys_out.extent(0)) - prefix;
-    for (int j = r; j < tile_heads && j < key_room; j += Team) keys_out(prefix + j) = key_tile(j);
-    const int lo = id == 0 ? 1 : 0, hi = tile_heads + (last ? 1 : 0);
-    const std::int64_t value_room = std::int64_t(values_out.extent(0)) - (prefix - 1);
-    for (int j = lo + r; j < hi && j < value_room; j += Team) {
-      values_out(prefix - 1 + j) = value_tile(j);
+    if (last_of_input >= 0 && r == 0) {
+      total(0) = typename TotalView::non_const_value_type(scan.prefix + scan.tile_heads);
     }
   }
 };
@@ -301,6 +326,7 @@ struct ScanByKeyTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
+  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
 
   KeyView keys;
   Source source;
@@ -334,23 +360,21 @@ struct ScanByKeyTiles {
     const int count = int(n - base < tile ? n - base : tile);
     stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
-    const int first = r * VT;
-    Key k[VT];
-    V v[VT];
-    bool head[VT];
-    const RunPartial<V> mine = thread_elements(first, count, base == 0 ? 0 : -1, key_tile,
-                                               value_tile, comp, op, k, v, head);
-    const RunScan<V> scan =
-        scan_run_partials<Team, Window>(member, id, (count - 1) / VT, mine, scan_heads, scan_values,
-                                        prefix_slot, words, carries, op);
+    const int first = r * VT, first_of_input = base == 0 ? 0 : -1;
+    const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
+        member, id, (count - 1) / VT,
+        thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
+        scan_heads, scan_values, prefix_slot, words, carries, op);
+    // Each element's scan over its own slot (no other thread reads it).
     V running = scan.running;
     ORDO_UNROLL
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
       if (i < count) {
-        const V before = running;
-        running = head[j] ? v[j] : op(running, v[j]);
-        value_tile(i) = !exclusive ? running : head[j] ? init : before;
+        const V v = value_tile(i), before = running;
+        const bool head = i == first_of_input || !equivalent(comp, key_tile(i), key_tile(i + 1));
+        running = head ? v : op(running, v);
+        value_tile(i) = !exclusive ? running : head ? init : before;
       }
     }
     member.team_barrier();

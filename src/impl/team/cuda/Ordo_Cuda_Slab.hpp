@@ -29,34 +29,40 @@
 namespace Ordo::Impl::CudaSeam {
 
 #if defined(__CUDA_ARCH__)
-template <class T>
-__device__ __forceinline__ T shfl_xor(const T& x, int mask) {
+// x shuffled across the warp a 32-bit word at a time: shuffle(word) moves one word (any trivially
+// copyable T; NoValue moves nothing).
+template <class T, class Shuffle>
+__device__ __forceinline__ T shfl_words(const T& x, const Shuffle& shuffle) {
   if constexpr (std::is_same_v<T, NoValue>) {
     return x;
-  } else if constexpr (sizeof(T) == 4) {
-    unsigned u;
-    memcpy(&u, &x, 4);
-    u = __shfl_xor_sync(0xffffffffu, u, mask);
-    T y;
-    memcpy(&y, &u, 4);
-    return y;
-  } else if constexpr (sizeof(T) == 8) {
-    unsigned long long u;
-    memcpy(&u, &x, 8);
-    u = __shfl_xor_sync(0xffffffffu, u, mask);
-    T y;
-    memcpy(&y, &u, 8);
-    return y;
   } else {
     constexpr int words = (sizeof(T) + 3) / 4;
     unsigned u[words] = {};
     memcpy(u, &x, sizeof(T));
 #pragma unroll
-    for (int w = 0; w < words; ++w) u[w] = __shfl_xor_sync(0xffffffffu, u[w], mask);
+    for (int w = 0; w < words; ++w) u[w] = shuffle(u[w]);
     T y;
     memcpy(&y, u, sizeof(T));
     return y;
   }
+}
+
+// x from the lane whose index differs from this one's in `mask`'s bits.
+template <class T>
+__device__ __forceinline__ T shfl_xor(const T& x, int mask) {
+  return shfl_words(x, [mask](unsigned u) { return __shfl_xor_sync(0xffffffffu, u, mask); });
+}
+
+// x from the lane `delta` below this one (lanes below delta keep their own).
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& x, int delta) {
+  return shfl_words(x, [delta](unsigned u) { return __shfl_up_sync(0xffffffffu, u, delta); });
+}
+
+// x from lane `lane`.
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& x, int lane) {
+  return shfl_words(x, [lane](unsigned u) { return __shfl_sync(0xffffffffu, u, lane); });
 }
 
 // The calling thread's linear index in its team, opaque (see Ordo_Traits.hpp).
