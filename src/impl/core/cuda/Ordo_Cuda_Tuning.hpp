@@ -234,7 +234,7 @@ struct CudaRunsTuning<90> {
   static constexpr int team_size = 256;
   static constexpr int lookback_window = 16;  // the portable walk's; the warp seam reads 32
   // 4 teams an SM: 64 registers for f64 values (48 bytes spilled), where the warp seam's scan and
-  // look-back leave 96 unbounded (2 teams an SM); 1.08x the speed of 3 teams from 2^22
+  // look-back leave 96 unbounded (2 teams an SM); 1.08x the speed of 3 teams from 2^24
   static constexpr int min_teams = 4;
   // CUB's reduce-by-key (ReduceByKey, Encode) from 2^11 elements, its unique from 2^22, where it
   // takes the call (perf_tests/README.md, the runs): measured faster from there on the H100.
