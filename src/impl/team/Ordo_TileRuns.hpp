@@ -115,8 +115,17 @@ KOKKOS_INLINE_FUNCTION void stage_run_tile(const Member& member, const KeyView& 
   member.team_barrier();
 }
 
+// Whether tile element i starts a run: it is element 0 of the input (first_of_input; -1 where the
+// tile does not hold it) or differs from the element before it (key_tile(i + 1): element i's key,
+// key_tile(0) the key before the tile).
+template <class KeyTile, class Comp>
+KOKKOS_INLINE_FUNCTION bool tile_head(const KeyTile& key_tile, const Comp& comp, int i,
+                                      int first_of_input) {
+  return i == first_of_input || !equivalent(comp, key_tile(i), key_tile(i + 1));
+}
+
 // The partial of this thread's VT consecutive elements of the tile, from `first` on, read from
-// scratch (key_tile(i + 1): element i's key, key_tile(0) the key before the tile).
+// scratch.
 template <int VT, class KeyTile, class ValueTile, class Comp, class Op>
 KOKKOS_INLINE_FUNCTION auto thread_partial(int first, int count, int first_of_input,
                                            const KeyTile& key_tile, const ValueTile& value_tile,
@@ -128,7 +137,7 @@ KOKKOS_INLINE_FUNCTION auto thread_partial(int first, int count, int first_of_in
     const int i = first + j;
     if (i < count) {
       const V v = value_tile(i);
-      const bool head = i == first_of_input || !equivalent(comp, key_tile(i), key_tile(i + 1));
+      const bool head = tile_head(key_tile, comp, i, first_of_input);
       mine.heads += head ? 1 : 0;
       mine.value = head || j == 0 ? v : op(mine.value, v);
     }
@@ -203,25 +212,25 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
 
   // The tile's prefix: the heads before it and the open run's value at its start (on CUDA the
   // warp seam's walk by warp 0).
-  V mine_carry{};
+  V carry_in{};
   std::int64_t heads_before = 0;
 #if defined(ORDO_CUDA_SEAM)
   if constexpr (Warp) {
-    if (r < 32) {
-      heads_before = CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, words, carries, op,
-                                                 mine_carry);
+    if (r < cuda_warp_lanes) {
+      heads_before =
+          CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, words, carries, op, carry_in);
     }
   }
 #endif
   if constexpr (!Warp) {
     if (r == 0) {
       heads_before = tile_lookback(words).template carry_prefix<Window>(id, tile.heads, tile.value,
-                                                                        carries, op, mine_carry);
+                                                                        carries, op, carry_in);
     }
   }
   if (r == 0) {
     prefix_slot(0) = heads_before;
-    scan_values(Team) = mine_carry;
+    scan_values(Team) = carry_in;
   }
   member.team_barrier();
   const V carry = scan_values(Team);
@@ -297,11 +306,10 @@ struct RunTiles {
     for (int j = 0; j < VT; ++j) {
       const int i = first + j;
       if (i < count) {
-        const Key key = key_tile(i + 1);
         const V v = value_tile(i);
-        const bool h = i == first_of_input || !equivalent(comp, key_tile(i), key);
+        const bool h = tile_head(key_tile, comp, i, first_of_input);
         if (h && i != first_of_input && q - 1 < value_end) values_out(q - 1) = running;
-        if (h && q < key_end) keys_out(q) = key;
+        if (h && q < key_end) keys_out(q) = key_tile(i + 1);
         q += h ? 1 : 0;
         running = h ? v : op(running, v);
         if (i == last_of_input && q - 1 < value_end) values_out(q - 1) = running;
@@ -372,7 +380,7 @@ struct ScanByKeyTiles {
       const int i = first + j;
       if (i < count) {
         const V v = value_tile(i), before = running;
-        const bool head = i == first_of_input || !equivalent(comp, key_tile(i), key_tile(i + 1));
+        const bool head = tile_head(key_tile, comp, i, first_of_input);
         running = head ? v : op(running, v);
         value_tile(i) = !exclusive ? running : head ? init : before;
       }
