@@ -36,6 +36,38 @@ inline constexpr bool compact_stages = Select::by_value || G > 1;
 
 namespace Ordo::Impl::CudaSeam {
 
+#if defined(__CUDA_ARCH__)
+// One window of a warp's look-back walk (LookbackBase below, the runs' warp_carry_prefix in
+// Ordo_Cuda_Runs.hpp): lane l waits for the word of tile nearest - l (before tile 0: an inclusive
+// 0). found: the lanes whose word is inclusive; stop: the nearest of them (31 if none); sum: the
+// counts of lanes [0, stop], every lane gets it; word: the lane's own.
+struct WarpWindow {
+  std::uint64_t word;
+  unsigned found;
+  int stop;
+  long long sum;
+};
+
+template <class Words>
+__device__ __forceinline__ WarpWindow warp_window(const Words& words, std::int64_t nearest,
+                                                  int lane) {
+  const unsigned full = 0xffffffffu;
+  const std::int64_t t = nearest - lane;
+  std::uint64_t word = LookbackWord::inclusive;
+  if (t >= 0) {
+    do {
+      word = LookbackWord::read(words(t));
+    } while (word == 0);
+  }
+  const unsigned found = __ballot_sync(full, (word & LookbackWord::inclusive) != 0);
+  const int stop = found ? __ffs(found) - 1 : 31;
+  long long sum = lane <= stop ? (long long)(word & LookbackWord::value_mask) : 0;
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(full, sum, d);
+  return {word, found, stop, sum};
+}
+#endif
+
 // Where a stable tile's output starts: the decoupled look-back. Called by the 32 lanes of one
 // warp with the tile's count; publishes it, looks back over the words of the 32 preceding tiles at
 // a time (each lane waits for its tile's word) up to the nearest inclusive prefix, publishes this
@@ -56,7 +88,6 @@ struct LookbackBase {
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t id, int lane,
                                                  std::int64_t kept) const {
 #if defined(__CUDA_ARCH__)
-    const unsigned full = 0xffffffffu;
     if (lane == 0) {
       LookbackWord::publish(
           state(id),
@@ -64,20 +95,9 @@ struct LookbackBase {
     }
     long long prefix = 0;
     for (std::int64_t nearest = id - 1; nearest >= 0; nearest -= 32) {
-      const std::int64_t j = nearest - lane;
-      std::uint64_t word = LookbackWord::inclusive;  // before tile 0: an inclusive 0
-      if (j >= 0) {
-        do {
-          word = LookbackWord::read(state(j));
-        } while (word == 0);
-      }
-      const unsigned found = __ballot_sync(full, (word & LookbackWord::inclusive) != 0);
-      const int stop = found ? __ffs(found) - 1 : 31;
-      long long value = lane <= stop ? (long long)(word & LookbackWord::value_mask) : 0;
-#pragma unroll
-      for (int d = 16; d > 0; d >>= 1) value += __shfl_xor_sync(full, value, d);
-      prefix += value;
-      if (found) break;
+      const WarpWindow window = warp_window(state, nearest, lane);
+      prefix += window.sum;
+      if (window.found) break;
     }
     if (lane == 0) {
       if (id > 0) {

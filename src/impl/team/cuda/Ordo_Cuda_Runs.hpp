@@ -18,6 +18,7 @@
 #include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
 #include <impl/team/cuda/Ordo_Cuda_Slab.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -80,9 +81,9 @@ KOKKOS_INLINE_FUNCTION void warp_scan_partials(const Member& member, int last_th
 // TileLookback::carry_prefix walked by the 32 lanes of one warp (the same words, carried values
 // and result): tile id counts `sum` run heads and ends in an open run of partial value `own`.
 // Returns the heads before the tile and sets `carry` to the open run's value at its start (unset
-// for tile 0). Lane l reads the word of tile nearest - l, 32 tiles at a time back to the nearest
-// inclusive word; the fold starts at the nearest tile with a head or that inclusive word and adds
-// the aggregates after it left to right, 32 loads in flight.
+// for tile 0). The warp reads 32 words at a time (warp_window, the compaction's walk) back to the
+// nearest inclusive word; the fold starts at the nearest tile with a head or that inclusive word
+// and adds the aggregates after it left to right, 32 loads in flight.
 template <class Words, class Carries, class V, class Op>
 KOKKOS_INLINE_FUNCTION std::int64_t warp_carry_prefix(int lane, std::int64_t id, std::int64_t sum,
                                                       const V& own, const Words& words,
@@ -101,27 +102,18 @@ KOKKOS_INLINE_FUNCTION std::int64_t warp_carry_prefix(int lane, std::int64_t id,
   std::int64_t from = -1;
   bool from_inclusive = false;
   for (std::int64_t nearest = id - 1;; nearest -= 32) {
-    const std::int64_t t = nearest - lane;
-    std::uint64_t word = LookbackWord::inclusive;  // before tile 0 (never reached: it is inclusive)
-    if (t >= 0) {
-      do {
-        word = LookbackWord::read(words(t));
-      } while (word == 0);
-    }
-    const bool inclusive = (word & LookbackWord::inclusive) != 0;
-    const unsigned found = __ballot_sync(full, inclusive);
-    const int stop = found ? __ffs(found) - 1 : 31;
-    long long c = lane <= stop ? (long long)(word & LookbackWord::value_mask) : 0;
-    const unsigned start = __ballot_sync(full, lane <= stop && (inclusive || c > 0));
+    const WarpWindow window = warp_window(words, nearest, lane);
+    // The nearest tile with a head of its own or the inclusive word: where the fold starts.
+    const bool starts = lane <= window.stop && ((window.word & LookbackWord::inclusive) != 0 ||
+                                                (window.word & LookbackWord::value_mask) != 0);
+    const unsigned start = __ballot_sync(full, starts);
     if (from < 0 && start) {
       const int s = __ffs(start) - 1;
       from = nearest - s;
-      from_inclusive = s == stop && found;
+      from_inclusive = s == window.stop && window.found;
     }
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) c += __shfl_xor_sync(full, c, d);
-    count += c;
-    if (found) break;
+    count += window.sum;
+    if (window.found) break;
   }
   __syncwarp();  // the words every lane saw, ordered before any lane's loads of the values
   __threadfence();
