@@ -135,7 +135,7 @@ struct Row {
   std::vector<double> total, local_sort, splitters, exchange, merge;
   int rounds = 0;
   double bytes_sent_max = 0, bytes_sent_mean = 0, keys_max = 0;
-  bool direct = false, nccl = false, split_before_sort = false;
+  bool direct = false, nccl = false;
 };
 
 // One point: its JSON line and its table line (on rank 0; empty elsewhere).
@@ -215,7 +215,6 @@ Lines run_point(const Options& o, int log2n) {
   row.keys_max = max_over_ranks(double(stats.keys_after));
   row.direct = stats.direct;
   row.nccl = stats.nccl;
-  row.split_before_sort = stats.split_before_sort;
 
   if (o.check) {
     // Rank 0 compares the gathered result with std::sort of the gathered input.
@@ -325,24 +324,22 @@ Lines run_point(const Options& o, int log2n) {
       "\"concurrency\":%d,\"key\":\"%s\",\"values\":%s,\"dist\":\"%s\",\"log2n\":%d,"
       "\"n_total\":%llu,\"exchange\":\"%s\",\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
       "\"local_sort_ms\":%.4f,\"splitters_ms\":%.4f,\"exchange_ms\":%.4f,\"merge_ms\":%.4f,"
-      "\"splitter_rounds\":%d,\"split_before_sort\":%s,\"bytes_sent_max\":%.0f,\"bytes_sent_mean\":"
-      "%.0f,"
+      "\"splitter_rounds\":%d,\"bytes_sent_max\":%.0f,\"bytes_sent_mean\":%.0f,"
       "\"balance\":%.4f,\"baseline_local_sort_ms\":%.4f,\"baseline_alltoallv_ms\":%.4f,"
       "\"vs_local_plus_alltoallv\":%.3f,\"alltoallv_memory\":\"%s\",\"exchange_GBps\":%.2f,"
       "\"alltoallv_GBps\":%.2f}\n",
       o.form.c_str(), o.scaling.c_str(), P, threads, o.key.c_str(), o.values ? "true" : "false",
       o.dist.c_str(), log2n, (unsigned long long)total_n, exchange, t.median_ms, t.min_ms, t.max_ms,
       med(row.local_sort), med(row.splitters), med(row.exchange), med(row.merge), row.rounds,
-      row.split_before_sort ? "true" : "false", row.bytes_sent_max, row.bytes_sent_mean, balance,
-      med(local), med(alltoall), t.median_ms / floor_ms, a2a_memory, exchange_gbps, alltoallv_gbps);
+      row.bytes_sent_max, row.bytes_sent_mean, balance, med(local), med(alltoall),
+      t.median_ms / floor_ms, a2a_memory, exchange_gbps, alltoallv_gbps);
   std::snprintf(table, sizeof table,
                 "%-6s %5d %-4s %-6s %-8s %5d %9.3f %9.3f %9.3f %9.3f %9.3f %6d %12.0f %7.4f "
-                "%9.3f %9.3f %6.2fx %8.1f %8.1f %-7s %s\n",
+                "%9.3f %9.3f %6.2fx %8.1f %8.1f %s\n",
                 o.scaling.c_str(), P, o.key.c_str(), o.values ? "yes" : "no", o.dist.c_str(), log2n,
                 t.median_ms, med(row.local_sort), med(row.splitters), med(row.exchange),
                 med(row.merge), row.rounds, row.bytes_sent_max, balance, med(local), med(alltoall),
-                t.median_ms / floor_ms, exchange_gbps, alltoallv_gbps, a2a_memory,
-                row.split_before_sort ? "before" : "after");
+                t.median_ms / floor_ms, exchange_gbps, alltoallv_gbps, a2a_memory);
   return {json, table};
 }
 
@@ -370,7 +367,7 @@ void context(std::ostream& out, bool jsonl) {
         << "GB/s = a rank's bytes to other ranks / phase time\n"
         << "scale  ranks key  values dist     log2n     total     local splitters  exchange"
            "     merge rounds   bytes_sent balance  base_srt  base_a2a     vs  xchg_GB/s a2a_GB/s "
-           "a2a_mem split\n";
+           "a2a_mem\n";
   }
 }
 

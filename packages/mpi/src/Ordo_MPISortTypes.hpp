@@ -27,16 +27,9 @@ enum class Exchange { automatic, direct, staged, nccl };
 struct SortStats {
   /// Splitter rounds: 1 where the one round of samples placed every cut; 0 for one rank.
   int splitter_rounds = 0;
-  /// Whether the split came before the sort (the balanced forms, where the fine buckets place
-  /// every cut): the exchange then runs while this rank sorts its own keys.
-  bool split_before_sort = false;
-  /// The local sort: of the whole input; split before sorting, the partition and the sorts of the
-  /// groups for the other ranks
-  double local_sort_seconds = 0;
-  double splitter_seconds = 0;  ///< the splitters (sample round, refinement, or fine buckets)
-  /// Counts and the exchange of keys (and values); split before sorting, the exchange together
-  /// with the sort of this rank's own group, which runs meanwhile
-  double exchange_seconds = 0;
+  double local_sort_seconds = 0;     ///< copy of the input and the local Ordo sort
+  double splitter_seconds = 0;       ///< the splitters (sample round or refinement)
+  double exchange_seconds = 0;       ///< counts and the exchange of keys (and values)
   double merge_seconds = 0;          ///< merge of the received sorted runs into the output
   std::uint64_t bytes_sent = 0;      ///< key and value bytes this rank sent to other ranks
   std::uint64_t bytes_received = 0;  ///< key and value bytes this rank received from other ranks

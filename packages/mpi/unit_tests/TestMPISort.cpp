@@ -211,41 +211,6 @@ TEST(MPISort, SplitterRoundsAndReport) {
   }
 }
 
-// The balanced forms split before sorting where the fine buckets place every cut within the
-// tolerance (spread keys), and after sorting where they cannot (every key equal, or too few keys
-// to sample); both give the sorted, balanced result, through either MPI exchange.
-TEST(MPISort, SplitBeforeSortingOrAfter) {
-  const ExecSpace space;
-  struct Case {
-    Dist dist;
-    std::size_t base;
-    bool before;
-  };
-  for (const Case c : {Case{Dist::uniform, 30000, true}, Case{Dist::sorted, 30000, true},
-                       Case{Dist::all_equal, 30000, false}, Case{Dist::uniform, 100, false}}) {
-    for (auto how : exchanges()) {
-      SCOPED_TRACE(std::string(name(c.dist)) + " from " + std::to_string(c.base));
-      const auto input = generate<std::uint64_t>(c.dist, size_of(c.base, 1000), seed_of(19));
-      Ordo::MPI::SortStats stats;
-      Ordo::MPI::SortOptions options;
-      options.stats = &stats;
-      options.exchange = how;
-      const auto keys = to_device(input);
-      using Mem = typename std::decay_t<decltype(keys)>::memory_space;
-      Kokkos::View<std::uint64_t*, Mem> out("out",
-                                            Ordo::MPI::sort_capacity(world, input.size(), options));
-      const std::size_t count =
-          Ordo::MPI::sort_into(space, world, keys, out, Ordo::less<>{}, options);
-      EXPECT_EQ(stats.split_before_sort, rank_count() > 1 && c.before);
-      EXPECT_EQ(stats.keys_after, count);
-      EXPECT_TRUE(bitwise_equal(input, to_host(keys))) << "keys changed";
-      check_sorted_result(input,
-                          to_host(Kokkos::subview(out, Kokkos::make_pair(std::size_t(0), count))),
-                          Ordo::less<>{}, options.imbalance, false);
-    }
-  }
-}
-
 // The forms of a sort by key: a new View, the caller's View (into), or in place (keep counts).
 enum class PairForm { returned, into, keep_counts };
 

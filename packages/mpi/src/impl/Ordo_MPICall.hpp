@@ -20,9 +20,6 @@
 
 namespace Ordo::MPI::Impl {
 
-// No values: the keys-only forms.
-struct NoValues {};
-
 inline void check_mpi(int code, const char* what) {
   if (code != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING];

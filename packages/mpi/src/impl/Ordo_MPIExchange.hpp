@@ -22,8 +22,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -37,8 +35,6 @@ enum class MPISlot : int {
   values,
   received_keys,
   received_values,
-  sent_keys,  // the groups sorted before the exchange (the split before sorting)
-  sent_values,
   staged_send,  // pinned host memory
   staged_receive
 };
@@ -75,34 +71,6 @@ Way exchange_way(Exchange how) {
       (how == Exchange::automatic && nccl_automatic<ExecSpace, MemSpace>()))
     return Way::nccl;
   return exchange_direct<MemSpace>(how) ? Way::direct : Way::staged;
-}
-
-// The instance the exchange runs on while `space` sorts: on a device, a second instance of the
-// same device (one a base instance, made on first use and kept until Kokkos::finalize, so that the
-// workspaces and MPI's registration of them are found again); on the host, `space` itself.
-template <class ExecSpace>
-ExecSpace exchange_space(const ExecSpace& space) {
-  if constexpr (host_memory<typename ExecSpace::memory_space>()) {
-    return space;
-  } else {
-    static std::mutex mutex;
-    static std::map<std::uintptr_t, ExecSpace>* wires = nullptr;
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (!wires) {
-      wires = new std::map<std::uintptr_t, ExecSpace>();
-      Kokkos::push_finalize_hook([] {
-        const std::lock_guard<std::mutex> lock(mutex);
-        delete wires;
-        wires = nullptr;
-      });
-    }
-    const std::uintptr_t key = Ordo::Impl::instance_key(space);
-    auto found = wires->find(key);
-    if (found == wires->end()) {
-      found = wires->emplace(key, Kokkos::Experimental::partition_space(space, 1)[0]).first;
-    }
-    return found->second;
-  }
 }
 
 // An MPI datatype of one element: counts and displacements are in elements, not bytes.
@@ -192,15 +160,7 @@ void exchange(const ExecSpace& space, MPI_Comm comm, const ExchangePlan& plan,
                           type.get(), host_recv.data(), plan.recv_counts.data(),
                           plan.recv_displs.data(), type.get(), comm),
             "MPI_Alltoallv");
-  // Only the runs received: the rest of recv may be written meanwhile (the split before sorting
-  // sorts this rank's own run there).
-  for (std::size_t r = 0; r < plan.recv_counts.size(); ++r) {
-    const auto run = Kokkos::make_pair(std::size_t(plan.recv_displs[r]),
-                                       std::size_t(plan.recv_displs[r]) + plan.recv_counts[r]);
-    if (run.second > run.first) {
-      Kokkos::deep_copy(space, Kokkos::subview(recv, run), Kokkos::subview(host_recv, run));
-    }
-  }
+  Kokkos::deep_copy(space, recv, host_recv);
   space.fence("Ordo::MPI::sort: staged receive");
 }
 

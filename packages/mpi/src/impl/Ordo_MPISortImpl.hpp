@@ -7,7 +7,6 @@
 // with Ordo's merge into the form's output.
 
 #include <Ordo_MPISortTypes.hpp>
-#include <impl/Ordo_MPIBuckets.hpp>
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/Ordo_MPIExchange.hpp>
 #include <impl/Ordo_MPINccl.hpp>
@@ -25,7 +24,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -33,6 +31,8 @@
 #include <vector>
 
 namespace Ordo::MPI::Impl {
+
+struct NoValues {};
 
 template <class ExecSpace, class Comp, class KeyView, class... ValueViews>
 constexpr void check_types() {
@@ -348,12 +348,12 @@ std::size_t distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyVie
 
   if (options.stats) *options.stats = SortStats{};
   PhaseClock clock(options.stats);
-  // Sorts `in` (and `in_values`) into `k` (and `v`), out of place; returns with the sort in flight.
-  auto sort_copy = [&](const auto& in, const auto& in_values, const auto& k, const auto& v) {
+  // Sorts `keys` (and `values`) into `k` (and `v`), out of place; returns with the sort in flight.
+  auto sort_copy = [&](const auto& k, const auto& v) {
     if constexpr (S::with_values) {
-      Ordo::Impl::stable_sort_by_key_into(space, in, in_values, k, v, comp);
+      Ordo::Impl::stable_sort_by_key_into(space, keys, values, k, v, comp);
     } else {
-      Ordo::Impl::sort_into(space, in, k, comp);
+      Ordo::Impl::sort_into(space, keys, k, comp);
     }
   };
   const std::size_t n = keys.extent(0);
@@ -369,9 +369,9 @@ std::size_t distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyVie
     } else {
       out.reserve(n);
       if constexpr (S::with_values) {
-        sort_copy(keys, values, part(out.keys, 0, n), part(out.values, 0, n));
+        sort_copy(part(out.keys, 0, n), part(out.values, 0, n));
       } else {
-        sort_copy(keys, values, part(out.keys, 0, n), out.values);
+        sort_copy(part(out.keys, 0, n), out.values);
       }
     }
     clock.lap(space, &SortStats::local_sort_seconds);
@@ -382,80 +382,36 @@ std::size_t distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyVie
     using WorkValues = typename S::WorkValues;
     const auto mine = work_view<WorkKeys>(space, n, MPISlot::keys);
     const auto mine_values = work_view<WorkValues>(space, n, MPISlot::values);
+    sort_copy(mine, mine_values);
+    out.reserve(
+        keeps_counts(form) ? n : balanced_capacity(agreed.total, agreed.ranks, options.imbalance));
+    clock.lap(space, &SortStats::local_sort_seconds);
+
     const auto [targets, tolerance] = split_targets(agreed, keeps_counts(form), options.imbalance);
-    // The balanced forms split before sorting where the fine buckets allow (Ordo_MPIBuckets.hpp).
-    std::optional<BucketSplit<WorkKeys>> split;
-    if (!keeps_counts(form) && tolerance > 0) {
-      split = bucket_split(space, comm, agreed, keys, comp, targets, tolerance);
-    }
-    const auto capacity =
-        keeps_counts(form) ? n : balanced_capacity(agreed.total, agreed.ranks, options.imbalance);
-    std::vector<std::uint64_t> cuts;
-    int rounds = 1;
-    if (split) {
-      clock.lap(space, &SortStats::splitter_seconds);
-      partition(space, keys, values, mine, mine_values, *split, comp);
-      out.reserve(capacity);
-      cuts = split->cuts;
-    } else {
-      sort_copy(keys, values, mine, mine_values);
-      out.reserve(capacity);
-      clock.lap(space, &SortStats::local_sort_seconds);
-      cuts = split_points(space, comm, agreed, mine, comp, targets, tolerance, rounds);
-      clock.lap(space, &SortStats::splitter_seconds);
-    }
+    int rounds = 0;
+    const auto cuts = split_points(space, comm, agreed, mine, comp, targets, tolerance, rounds);
+    clock.lap(space, &SortStats::splitter_seconds);
 
     const ExchangePlan plan = plan_exchange(comm, cuts);
     m = plan.received;
     const auto got = work_view<WorkKeys>(space, plan.extent, MPISlot::received_keys);
     const auto got_values = work_view<WorkValues>(space, plan.extent, MPISlot::received_values);
-    // Sends `send`'s runs (and `send_values`') on `wire` as `how` says; returns when they arrived.
-    auto run_exchange = [&](const ExecSpace& wire, const ExchangePlan& how, const WorkKeys& send,
-                            const WorkValues& send_values) {
-      if (way == Way::nccl) {
+    if (way == Way::nccl) {
 #if defined(ORDO_ENABLE_NCCL)
-        if constexpr (nccl_possible<ExecSpace, typename S::Mem>()) {
-          const ncclComm_t nccl = nccl_communicator(wire, comm, agreed, options, fn);
-          if constexpr (S::with_values) {
-            nccl_exchange(wire, comm, nccl, agreed, how, options, fn, std::pair(send, got),
-                          std::pair(send_values, got_values));
-          } else {
-            nccl_exchange(wire, comm, nccl, agreed, how, options, fn, std::pair(send, got));
-          }
-        }
-#endif
-      } else {
-        const bool direct = way == Way::direct;
-        exchange(wire, comm, how, send, got, direct);
-        if constexpr (S::with_values) exchange(wire, comm, how, send_values, got_values, direct);
-      }
-    };
-    if (split) {
-      // The groups for the other ranks are sorted first, into `sent`; then this rank's own group
-      // sorts straight into its received run while the others travel on a second instance.
-      const auto sent = work_view<WorkKeys>(space, n, MPISlot::sent_keys);
-      const auto sent_values = work_view<WorkValues>(space, n, MPISlot::sent_values);
-      auto sort_group = [&](int q, const WorkKeys& k, const WorkValues& v, std::size_t at) {
-        const std::size_t b = cuts[q], e = cuts[q + 1];
-        if (e == b) return;
+      if constexpr (nccl_possible<ExecSpace, typename S::Mem>()) {
+        const ncclComm_t nccl = nccl_communicator(space, comm, agreed, options, fn);
         if constexpr (S::with_values) {
-          sort_copy(part(mine, b, e), part(mine_values, b, e), part(k, at, at + e - b),
-                    part(v, at, at + e - b));
+          nccl_exchange(space, comm, nccl, agreed, plan, options, fn, std::pair(mine, got),
+                        std::pair(mine_values, got_values));
         } else {
-          sort_copy(part(mine, b, e), mine_values, part(k, at, at + e - b), v);
+          nccl_exchange(space, comm, nccl, agreed, plan, options, fn, std::pair(mine, got));
         }
-      };
-      for (int q = 0; q < agreed.ranks; ++q) {
-        if (q != agreed.rank) sort_group(q, sent, sent_values, cuts[q]);
       }
-      space.fence("Ordo::MPI::sort: the groups to send");
-      clock.lap(space, &SortStats::local_sort_seconds);
-      sort_group(agreed.rank, got, got_values, plan.runs[agreed.rank].first);
-      ExchangePlan others = plan;
-      others.send_counts[agreed.rank] = others.recv_counts[agreed.rank] = 0;
-      run_exchange(exchange_space(space), others, sent, sent_values);
+#endif
     } else {
-      run_exchange(space, plan, mine, mine_values);
+      const bool direct = way == Way::direct;
+      exchange(space, comm, plan, mine, got, direct);
+      if constexpr (S::with_values) exchange(space, comm, plan, mine_values, got_values, direct);
     }
     clock.lap(space, &SortStats::exchange_seconds);
 
@@ -474,7 +430,6 @@ std::size_t distributed_sort(const ExecSpace& space, MPI_Comm comm, const KeyVie
         options.stats->bytes_received += bytes * (plan.runs[r].second - plan.runs[r].first);
       }
       options.stats->splitter_rounds = rounds;
-      options.stats->split_before_sort = bool(split);
       options.stats->direct = way == Way::direct;
       options.stats->nccl = way == Way::nccl;
     }

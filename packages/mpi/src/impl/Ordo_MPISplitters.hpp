@@ -31,7 +31,6 @@
 
 #include <impl/Ordo_MPICall.hpp>
 #include <impl/Ordo_MPITuning.hpp>
-#include <impl/core/Ordo_Workspace.hpp>
 
 #include <Kokkos_Core.hpp>
 

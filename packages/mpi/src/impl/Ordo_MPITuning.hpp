@@ -26,14 +26,6 @@ struct MPITuning {
   static constexpr std::uint64_t max_candidates = std::uint64_t(1) << 20;
   static constexpr std::uint64_t min_samples = 16;
   static constexpr int max_rounds = 64;
-  // The split before sorting: fine buckets of about a quarter of the tolerance
-  // (buckets_per_tolerance * N / tolerance of them, 128 P for the default imbalance), at most
-  // max_buckets; samples_per_bucket samples a bucket over all ranks; histogram_keys_per_team keys
-  // counted by each team.
-  static constexpr std::uint64_t buckets_per_tolerance = 4;
-  static constexpr std::uint64_t max_buckets = 4096;
-  static constexpr std::uint64_t samples_per_bucket = 16;
-  static constexpr std::int64_t histogram_keys_per_team = 16384;
 };
 
 }  // namespace Ordo::MPI::Impl
