@@ -73,6 +73,9 @@ struct SearchTuning {
   static constexpr int vt = 16;
   static constexpr std::int64_t fused_max_tiles = 1;
   static constexpr int pipeline_min_teams = 0;
+  // Bounds alone of at most this many elements of a and b together: one binary search a needle
+  // (Ordo_SortedSearchImpl.hpp); 0: always the walk.
+  static constexpr std::int64_t binary_max_total = 0;
 };
 
 // Set operations on device backends (set_intersection, set_union, ...): team_size threads a tile

@@ -7,7 +7,10 @@
 //                    Ordo::<algo>::tiles (pipelined tiles, as merge's); small inputs: one
 //                    launch, Ordo::<algo>::fused, whose teams co-rank their own tiles
 //   host backends:   Ordo::<algo>::host, one merge-path chunk of the walk per thread
-// The binary search of unsorted needles is in Ordo_BinarySearchImpl.hpp.
+// The binary search of unsorted needles is in Ordo_BinarySearchImpl.hpp; the bounds alone
+// (sorted_search with an index View) take it on device backends where a and b together hold at
+// most SearchTuning::binary_max_total elements (one launch of independent searches, where the
+// walk's tile makes four dependent trips through memory and barriers).
 //
 // What a walk produces goes to a sink (see Ordo_TileSearch.hpp for the walk): the sink says at
 // compile time which results it wants (want_x, want_y), whether it needs match flags (match) and
@@ -193,6 +196,19 @@ void check_match_output(const char* fn, const char* name, const View& v, std::si
 template <class ExecSpace, class AView, class BView, class IndexView, class Comp>
 void index_search(const ExecSpace& space, const AView& a, const BView& b, const IndexView& a_index,
                   Bounds bounds, const Comp& comp, SearchPath path = SearchPath::automatic) {
+  if constexpr (!is_host_space_v<ExecSpace>) {
+    using Tuning = SearchTuning<ExecSpace, sizeof(typename AView::value_type)>;
+    if (path == SearchPath::automatic &&
+        std::int64_t(a.extent(0) + b.extent(0)) <= Tuning::binary_max_total) {
+      const char* label = "Ordo::sorted_search::binary_search";
+      if (bounds == Bounds::lower) {
+        binary_search_dispatch<false>(label, space, b, a, a_index, comp);
+      } else {
+        binary_search_dispatch<true>(label, space, b, a, a_index, comp);
+      }
+      return;
+    }
+  }
   if (bounds == Bounds::lower) {
     search_dispatch("sorted_search", space, a, b, IndexSink<true, IndexView>{a_index}, comp, path);
   } else {

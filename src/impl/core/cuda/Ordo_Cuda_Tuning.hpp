@@ -195,6 +195,7 @@ struct CudaSearchTuning<90, KeyBytes> {
 #endif
   static constexpr std::int64_t fused_max_tiles = 64;
   static constexpr int pipeline_min_teams = 0;
+  static constexpr std::int64_t binary_max_total = std::int64_t(1) << 19;
 };
 
 template <int Arch, std::size_t KeyBytes>
