@@ -23,13 +23,15 @@ PHASES = [("local_sort_ms", "local sort"), ("splitters_ms", "splitters"),
           ("exchange_ms", "exchange"), ("merge_ms", "merge")]
 
 
-def label(p):
+def label(p, exchange=True):
     what = f"{p['ranks']}r {p['scaling'][0]} 2^{p['log2n']}"
+    if p["key"] != "u32":
+        what += f" {p['key']}"
     if p["values"]:
         what += " pairs"
     if p["dist"] != "uniform":
         what += f" {p['dist']}"
-    if p["exchange"] in ("staged", "direct", "nccl") and p["ranks"] > 1:
+    if exchange and p["exchange"] in ("staged", "direct", "nccl") and p["ranks"] > 1:
         what += " " + {"staged": "staged", "direct": "MPI", "nccl": "NCCL"}[p["exchange"]]
     return what
 
@@ -70,7 +72,8 @@ def main():
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.5 * min(min(bottom), min(floor), min(p["local_sort_ms"] for p in points)))
     ax.set_ylabel("ms (slowest rank)")
-    title = "Ordo::MPI::sort, u32 keys"
+    title = "Ordo::MPI::sort, " + (
+        "u32 keys" if all(p["key"] == "u32" for p in points) else "u32 keys unless labelled")
     if context:
         title += f" ({context['ordo_commit'][:7]}, {context['mpi']}, " \
                  f"{context['execution_space']} x{context['concurrency']} a rank)"
@@ -84,7 +87,7 @@ def main():
         speedup = base["baseline_local_sort_ms"] / p["median_ms"]
         if p["scaling"] == "weak":
             speedup *= p["ranks"]
-        lines.setdefault(label(p).split(" ", 1)[1], []).append((p["ranks"], speedup))
+        lines.setdefault(label(p, exchange=False).split(" ", 1)[1], []).append((p["ranks"], speedup))
     for name, xy in sorted(lines.items()):
         xy.sort()
         sx.plot([r for r, _ in xy], [v for _, v in xy], marker="o", label=name)
