@@ -20,8 +20,9 @@
 namespace Ordo {
 
 /// For sorted a (needles) and sorted b (haystack): a_index[i] = the lower (or upper) bound of
-/// a[i] in b, in one pass over both (O(|a| + |b|)). a_index may be longer; its tail is left as it
-/// was. Synchronization: asynchronous on `space` (no fence).
+/// a[i] in b, in one pass over both (O(|a| + |b|)); on CUDA, where a and b together hold at most
+/// 2^19 elements, one binary search a needle (one launch; docs/ALGORITHMS.md). a_index may be
+/// longer; its tail is left as it was. Synchronization: asynchronous on `space` (no fence).
 template <class ExecSpace, class AView, class BView, class IndexView, class Comp = less<>,
           std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<IndexView>,
                            int> = 0>
