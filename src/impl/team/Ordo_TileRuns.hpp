@@ -282,14 +282,26 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
   return {before.heads, tile.heads, heads_before, running};
 }
 
-// The first pass of the two-pass runs, a team a tile of Team * VT elements: the tile's partial
-// (RunPartial: its heads and the value of its open run) to partials(t), from its keys alone and
-// the values of its open run (a few elements, the whole tile where no run starts in it), folded
-// in order by consecutive stretches a thread and the team's scan.
+// Folds to the earlier of two values: with combine, the index of the last head of a stretch
+// (-1 without one) as the value of its RunPartial.
+struct KeepFirst {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T&) const {
+    return a;
+  }
+};
+
+// The first pass of the two-pass runs, a team a tile of Team * VT elements, each thread VT
+// consecutive ones: the tile's partial (RunPartial: its heads and the value of its open run) to
+// partials(t), from its keys alone and the values of its open run (a few elements; the whole tile
+// where no run starts in it). Two scans of the threads' partials: the heads with the index of the
+// last, then the open run's values folded in order (its first thread's partial counts one head,
+// so that the threads before it drop out).
 template <int Team, int VT, class ExecSpace, class KeyView, class Source, class V, class Op,
           class Comp, class Partials>
 struct RunTilePartials {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Key = typename KeyView::non_const_value_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
@@ -302,43 +314,58 @@ struct RunTilePartials {
   Partials partials;
   std::int64_t n;
 
+  // Each scan its own slots (the warp seam's scan leaves them to be read after its barrier).
   static std::size_t scratch_bytes() {
-    return Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1);
+    return 3 * Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const int r = member.team_rank();
     constexpr int tile = Team * VT;
+    const Tile<int> mark_heads(member.team_scratch(0), Team + 1);
+    const Tile<int> mark_last(member.team_scratch(0), Team + 1);
     const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
     const Tile<V> scan_values(member.team_scratch(0), Team + 1);
     const std::int64_t id = member.league_rank(), base = id * tile;
-    const int count = int(n - base < tile ? n - base : tile);
-    // The heads, strided so that the loads coalesce, and the last of them.
-    const SelectRunHead<KeyView, Comp> head{keys, comp};
-    int heads = 0, last = -1;
-    ORDO_UNROLL
-    for (int j = 0; j < VT; ++j) {
-      const int i = r + Team * j;
-      if (i < count && head(base + i)) {
-        ++heads;
-        last = i;
+    const int count = int(n - base < tile ? n - base : tile), first = r * VT;
+    const int last_thread = (count - 1) / VT;
+    // This thread's heads and the last of them.
+    RunPartial<int> marks{0, -1};
+    if (first < count) {
+      Key before = keys(base + first > 0 ? base + first - 1 : 0);
+      ORDO_UNROLL
+      for (int j = 0; j < VT; ++j) {
+        const int i = first + j;
+        if (i < count) {
+          const Key k = keys(base + i);
+          if (base + i == 0 || !equivalent(comp, before, k)) {
+            ++marks.heads;
+            marks.value = i;
+          }
+          before = k;
+        }
       }
     }
-    member.team_reduce(Kokkos::Sum<int>(heads));
-    member.team_reduce(Kokkos::Max<int>(last));
-    // The open run's elements [start, count), a stretch of `per` a thread.
-    const int start = last < 0 ? 0 : last, len = count - start;
-    const int per = (len + Team - 1) / Team;
-    const int lo = start + r * per, hi = lo + per < count ? lo + per : count;
-    RunPartial<V> mine{0, V()};
-    for (int i = lo; i < hi; ++i) {
-      const V v = source(base + i);
-      mine.value = i == lo ? v : op(mine.value, v);
+    RunPartial<int> marks_before{0, -1}, tile_marks{0, -1};
+    scan_partials<warp_seam, Team>(member, last_thread, marks, KeepFirst{}, mark_heads, mark_last,
+                                   marks_before, tile_marks);
+    // The open run's elements [start, count) this thread holds, folded in order.
+    const int start = tile_marks.value < 0 ? 0 : tile_marks.value;
+    RunPartial<V> mine{r == start / VT ? 1 : 0, V()};
+    bool any = false;
+    ORDO_UNROLL
+    for (int j = 0; j < VT; ++j) {
+      const int i = first + j;
+      if (i >= start && i < count) {
+        const V v = source(base + i);
+        mine.value = any ? op(mine.value, v) : v;
+        any = true;
+      }
     }
     RunPartial<V> before{0, V()}, open{0, V()};
-    scan_partials<warp_seam, Team>(member, (len - 1) / per, mine, op, scan_heads, scan_values,
-                                   before, open);
-    if (r == 0) partials(id) = {heads, open.value};
+    scan_partials<warp_seam, Team>(member, last_thread, mine, op, scan_heads, scan_values, before,
+                                   open);
+    if (r == 0) partials(id) = {tile_marks.heads, open.value};
   }
 };
 
