@@ -112,11 +112,6 @@ struct RunsTuning {
   // (the chunks, not the threads, fix the order of the reduction: the same bits on any number of
   // threads).
   static constexpr std::int64_t host_chunk = std::int64_t(1) << 16;
-  // The device's tiles (Ordo_RunsImpl.hpp, launch_run_tiles): chained by the look-back below
-  // two_pass_from elements, from there by their prefixes scanned beforehand by one team of
-  // prefix_team_size threads.
-  static constexpr std::int64_t two_pass_from = std::numeric_limits<std::int64_t>::max();
-  static constexpr int prefix_team_size = 1;
 };
 
 // The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each run of

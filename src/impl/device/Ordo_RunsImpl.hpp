@@ -6,12 +6,10 @@
 //   unique, unique_by_key   a stable compaction of the runs' first elements (device/
 //                           Ordo_CopyIfImpl.hpp: Ordo::copy_if::tiles, or count, scan and scatter
 //                           on host backends)
-//   reduce_by_key,          Ordo::<algo>::tiles  a team a tile (team/Ordo_TileRuns.hpp), the tiles
-//   run_length_encode       chained by the look-back's words and carried values (one pass) or,
-//                           from RunsTuning's two_pass_from, by their prefixes scanned beforehand
-//                           (Ordo::<algo>::partials, Ordo::<algo>::prefixes); host backends:
-//                           chunks of elements a thread at a time, their open runs carried in
-//                           order between two passes (Ordo::<algo>::host::*)
+//   reduce_by_key,          Ordo::<algo>::tiles  one pass, a team a tile (team/Ordo_TileRuns.hpp),
+//   run_length_encode       the tiles chained by the look-back's words and carried values; host
+//                           backends: chunks of elements a thread at a time, their open runs
+//                           carried in order between two passes (Ordo::<algo>::host::*)
 //   the vendor seam where it takes the call (Vendor::takes_*: on CUDA, CUB's runs of integer keys
 //   under Ordo::less or greater, integer values under Ordo::plus, minimum or maximum, contiguous
 //   Views, outputs as long as the input) and is measured faster: from RunsTuning's vendor sizes on
@@ -171,67 +169,38 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
                     typename TotalView::non_const_value_type(runs));
 }
 
-// The runs' tiles of the n elements of keys (values of V from source) on any backend:
-// RunsTuning's team_size * vt elements a tile, and make(vt, chain, tiles) the tiles' functor (vt
-// a std::integral_constant, chain where each tile's prefix comes from), launched as
-// Ordo::<algo>::tiles (reduce_runs, and the scans by key's scan_runs). Below two_pass_from
-// elements one pass: the tiles chained by the look-back's words and carried values from the
-// workspace (LookbackChain). From there two passes and a scan: each tile's partial from its keys
-// and its open run's values (Ordo::<algo>::partials), the partials scanned in order by one team
-// (Ordo::<algo>::prefixes), then the tiles, each reading its prefix (ScannedChain): 4 more bytes
-// read an element, and no tile waits for the one before it.
-template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class Make>
-void launch_run_tiles(const std::string& algo, const ExecSpace& space, const KeyView& keys,
-                      const Source& source, const Op& op, const Comp& comp,
-                      std::int64_t two_pass_from, const Make& make) {
+// The runs' tiles of n elements (keys of Key, values of V) on any backend: RunsTuning's team_size *
+// vt elements a tile, their look-back words and carried values from the workspace (the words
+// zeroed), and make(vt, words, carries, tiles) the tiles' functor (vt a std::integral_constant),
+// launched as Ordo::<algo>::tiles (reduce_runs, and the scans by key's scan_runs).
+template <class V, class Key, class ExecSpace, class Make>
+void launch_run_tiles(const std::string& algo, const ExecSpace& space, std::int64_t n,
+                      const Make& make) {
   using Tuning = RunsTuning<ExecSpace>;
-  using Key = typename KeyView::non_const_value_type;
   constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
   constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t n = keys.extent(0), tiles = (n + tile - 1) / tile;
-  const std::integral_constant<int, vt> vt_constant{};
-  const auto launch = [&](const auto& functor) {
-    launch_tiles<Tuning::team_size, Tuning::min_teams>(
-        "Ordo::" + algo + "::tiles", space,
-        TilePlan{tiles, Tuning::team_size, std::decay_t<decltype(functor)>::scratch_bytes()},
-        functor);
-  };
-  if (n >= two_pass_from && tiles > 1) {
-    using P = RunPartial<V, std::int64_t>;
-    const auto partials = workspace<P>(space, tiles, WorkspaceSlot::runs_carries);
-    using Partials = std::decay_t<decltype(partials)>;
-    using First =
-        RunTilePartials<Tuning::team_size, vt, ExecSpace, KeyView, Source, V, Op, Comp, Partials>;
-    launch_tiles("Ordo::" + algo + "::partials", space,
-                 TilePlan{tiles, Tuning::team_size, First::scratch_bytes()},
-                 First{keys, source, op, comp, partials, n});
-    using Scan = RunTilePrefixes<Tuning::prefix_team_size, ExecSpace, V, Op, Partials>;
-    launch_tiles<Tuning::prefix_team_size, 1>(
-        "Ordo::" + algo + "::prefixes", space,
-        TilePlan{1, Tuning::prefix_team_size, Scan::scratch_bytes()}, Scan{op, partials, tiles});
-    launch(make(vt_constant, ScannedChain<Partials>{partials}, tiles));
-    return;
-  }
+  const std::int64_t tiles = (n + tile - 1) / tile;
   const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
   using Carries = LookbackCarries<V, decltype(words)>;
   const Carries carries{
       workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
   // A single tile takes no ticket and reads no word: nothing to zero.
   if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  launch(make(vt_constant, LookbackChain<decltype(words), Carries>{words, carries}, tiles));
+  const auto functor = make(std::integral_constant<int, vt>{}, words, carries, tiles);
+  launch_tiles<Tuning::team_size, Tuning::min_teams>(
+      "Ordo::" + algo + "::tiles", space,
+      TilePlan{tiles, Tuning::team_size, decltype(functor)::scratch_bytes()}, functor);
 }
 
-// The runs of keys reduced on the device's tiles: keys_out(r) and values_out(r) for run r
-// (dropped past their extents), the number of runs to total(0). Host backends take the chunks
-// (host_reduce_runs) unless `use_tiles` asks for the device's tiles (the tests: on every backend);
-// two_pass_from: launch_run_tiles's (the tests: both ways on every backend).
+// The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
+// their extents), the number of runs to total(0). Host backends take the chunks
+// (host_reduce_runs) unless `use_tiles` asks for the device's tiles (the tests: on every backend).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
           class ValueOut, class TotalView>
 void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                  const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
                  const ValueOut& values_out, const TotalView& total,
-                 bool use_tiles = !is_host_space_v<ExecSpace>,
-                 std::int64_t two_pass_from = RunsTuning<ExecSpace>::two_pass_from) {
+                 bool use_tiles = !is_host_space_v<ExecSpace>) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) {
     Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
@@ -243,14 +212,13 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       return;
     }
   }
-  launch_run_tiles<V>(
-      algo, space, keys, source, op, comp, two_pass_from,
-      [&](auto vt, const auto& chain, std::int64_t tiles) {
+  launch_run_tiles<V, typename KeyView::non_const_value_type>(
+      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
         using Tuning = RunsTuning<ExecSpace>;
         return RunTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window, ExecSpace,
                         KeyView, Source, V, Op, Comp, KeyOut, ValueOut, TotalView,
-                        std::decay_t<decltype(chain)>>{keys,       source, op,    comp, keys_out,
-                                                       values_out, total,  chain, n,    tiles};
+                        std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
+            keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles};
       });
 }
 

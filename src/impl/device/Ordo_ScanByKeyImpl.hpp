@@ -4,10 +4,8 @@
 
 // Device level of inclusive_scan_by_key and exclusive_scan_by_key (a scan that restarts at each
 // run of equal keys):
-//   device backends  Ordo::<algo>::tiles  a team a tile, the runs' tiles chained as
-//                    reduce_by_key's (device/Ordo_RunsImpl.hpp, launch_run_tiles: the look-back
-//                    in one pass, or the tiles' prefixes scanned beforehand; team/
-//                    Ordo_TileRuns.hpp, ScanByKeyTiles)
+//   device backends  Ordo::<algo>::tiles  one pass, a team a tile, the runs' tile and look-back
+//                    with its carried values (team/Ordo_TileRuns.hpp, ScanByKeyTiles)
 //   host backends    the runs' chunks a thread at a time (Ordo_RunsImpl.hpp, host_chunk_carries),
 //                    then each chunk writes its scan (Ordo::<algo>::host::scan)
 //   the vendor seam where it takes the call (Vendor::takes_scan_by_key: on CUDA, CUB's scans by
@@ -55,14 +53,12 @@ struct ScanSource {
 
 // out(i) for i in [0, n): the scan of source by runs of keys (exclusive: init at each run's
 // first element, else the reduction before i). Host backends take the chunks unless `use_tiles`
-// asks for the device's tiles (the tests: on every backend); two_pass_from: launch_run_tiles's
-// (the tests: both ways on every backend).
+// asks for the device's tiles (the tests: on every backend).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp,
           class OutView>
 void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                const Source& source, const Op& op, const Comp& comp, const OutView& out,
-               const V& init, bool exclusive, bool use_tiles = !is_host_space_v<ExecSpace>,
-               std::int64_t two_pass_from = RunsTuning<ExecSpace>::two_pass_from) {
+               const V& init, bool exclusive, bool use_tiles = !is_host_space_v<ExecSpace>) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) return;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -89,14 +85,14 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
       return;
     }
   }
-  launch_run_tiles<V>(algo, space, keys, source, op, comp, two_pass_from,
-                      [&](auto vt, const auto& chain, std::int64_t tiles) {
-                        using Tuning = RunsTuning<ExecSpace>;
-                        return ScanByKeyTiles<Tuning::team_size, decltype(vt)::value,
-                                              Tuning::lookback_window, ExecSpace, KeyView, Source,
-                                              V, Op, Comp, OutView, std::decay_t<decltype(chain)>>{
-                            keys, source, op, comp, out, init, exclusive, chain, n, tiles};
-                      });
+  launch_run_tiles<V, typename KeyView::non_const_value_type>(
+      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
+        using Tuning = RunsTuning<ExecSpace>;
+        return ScanByKeyTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+                              ExecSpace, KeyView, Source, V, Op, Comp, OutView,
+                              std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
+            keys, source, op, comp, out, init, exclusive, words, carries, n, tiles};
+      });
 }
 
 // The scan by key of values into out; exclusive: from init.

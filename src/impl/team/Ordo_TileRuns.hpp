@@ -83,19 +83,18 @@ struct EmitKeyValue {
   }
 };
 
-// A partial reduction of a stretch of elements (a thread's, a tile's, or the tiles before one):
-// how many run heads it holds and the value of its open run (after the last head, or of all of
-// them without one). H: int inside a tile, 64 bits across tiles.
-template <class V, class H = int>
+// A partial reduction of a thread's elements: how many run heads they hold and the value of their
+// open run (after the last head, or of all of them without one).
+template <class V>
 struct RunPartial {
-  H heads;
+  int heads;
   V value;
 };
 
 // The partials of two adjacent stretches, a then b, as one.
-template <class V, class H, class Op>
-KOKKOS_INLINE_FUNCTION RunPartial<V, H> combine(const Op& op, const RunPartial<V, H>& a,
-                                                const RunPartial<V, H>& b) {
+template <class V, class Op>
+KOKKOS_INLINE_FUNCTION RunPartial<V> combine(const Op& op, const RunPartial<V>& a,
+                                             const RunPartial<V>& b) {
   return {a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)};
 }
 
@@ -160,16 +159,18 @@ struct RunScan {
 // floating-point reductions give the same bits on every run): before, the join of threads [0, r)
 // (unset for thread 0); tile, of threads [0, last_thread] (the partials of threads after it are
 // never read). scan_heads and scan_values: Team slots of scratch.
-template <int Team, class Member, class P, class Op, class Heads, class Values>
-KOKKOS_INLINE_FUNCTION void team_scan_partials(const Member& member, int last_thread, P mine,
-                                               const Op& op, const Heads& scan_heads,
-                                               const Values& scan_values, P& before, P& tile) {
+template <int Team, class Member, class V, class Op, class Heads, class Values>
+KOKKOS_INLINE_FUNCTION void team_scan_partials(const Member& member, int last_thread,
+                                               RunPartial<V> mine, const Op& op,
+                                               const Heads& scan_heads, const Values& scan_values,
+                                               RunPartial<V>& before, RunPartial<V>& tile) {
   const int r = member.team_rank();
   scan_heads(r) = mine.heads;
   scan_values(r) = mine.value;
   for (int d = 1; d < Team; d *= 2) {
     member.team_barrier();
-    const P sum = r >= d ? combine(op, P{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
+    const RunPartial<V> sum =
+        r >= d ? combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
     member.team_barrier();
     mine = sum;
     scan_heads(r) = mine.heads;
@@ -181,15 +182,26 @@ KOKKOS_INLINE_FUNCTION void team_scan_partials(const Member& member, int last_th
   member.team_barrier();
 }
 
-// The team's segmented scan of its threads' partials: team_scan_partials, or on CUDA the warp
-// seam's CudaSeam::warp_scan_partials (Warp). Same arguments.
-template <bool Warp, int Team, class Member, class P, class Op, class Heads, class Values>
-KOKKOS_INLINE_FUNCTION void scan_partials(const Member& member, int last_thread, const P& mine,
-                                          const Op& op, const Heads& scan_heads,
-                                          const Values& scan_values, P& before, P& tile) {
+// The team's segmented scan of its threads' partials (team_scan_partials, or on CUDA the warp
+// seam's CudaSeam::warp_scan_partials: Warp), then the tile's prefix from the look-back
+// (TileLookback::carry_prefix, or the warp seam's CudaSeam::warp_carry_prefix). last_thread: the
+// last thread that holds an element. scan_heads and scan_values: Team + 1 slots of scratch,
+// prefix_slot one.
+template <bool Warp, int Team, int Window, class Member, class V, class Op, class Heads,
+          class Values, class Prefix, class Words, class Carries>
+KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
+                                                    int last_thread, RunPartial<V> mine,
+                                                    const Heads& scan_heads,
+                                                    const Values& scan_values,
+                                                    const Prefix& prefix_slot, const Words& words,
+                                                    const Carries& carries, const Op& op) {
+  const int r = member.team_rank();
+  RunPartial<V> before{0, V()}, tile{0, V()};
 #if defined(ORDO_CUDA_SEAM)
   if constexpr (Warp) {
-    const auto join = [&](const P& a, const P& b) { return combine(op, a, b); };
+    const auto join = [&](const RunPartial<V>& a, const RunPartial<V>& b) {
+      return combine(op, a, b);
+    };
     CudaSeam::warp_scan_partials<Team>(member, last_thread, mine, join, scan_heads, scan_values,
                                        before, tile);
   }
@@ -197,226 +209,44 @@ KOKKOS_INLINE_FUNCTION void scan_partials(const Member& member, int last_thread,
   if constexpr (!Warp) {
     team_scan_partials<Team>(member, last_thread, mine, op, scan_heads, scan_values, before, tile);
   }
-}
 
-// Where a run tile's prefix (the heads before it, the value of the run open at its start) comes
-// from. One pass: the look-back's words and carried values, the tiles taken by ticket.
-template <class Words, class Carries>
-struct LookbackChain {
-  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
-  Carries carries;
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(const Member& member, std::int64_t tiles) const {
-    return tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
-  }
-};
-
-// Two passes: prefixes(t), the partial of tiles [0, t) (RunTilePartials, then RunTilePrefixes),
-// tile t in team t.
-template <class Prefixes>
-struct ScannedChain {
-  Prefixes prefixes;
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION std::int64_t tile_id(const Member& member, std::int64_t) const {
-    return member.league_rank();
-  }
-};
-
-template <class Chain>
-inline constexpr bool is_scanned_chain_v = false;
-template <class Prefixes>
-inline constexpr bool is_scanned_chain_v<ScannedChain<Prefixes>> = true;
-
-// The team's segmented scan of its threads' partials (scan_partials), then the tile's prefix from
-// the chain: the look-back (TileLookback::carry_prefix, or the warp seam's
-// CudaSeam::warp_carry_prefix walked by warp 0) or the prefixes scanned beforehand. last_thread:
-// the last thread that holds an element. scan_heads and scan_values: Team + 1 slots of scratch,
-// prefix_slot one.
-template <bool Warp, int Team, int Window, class Member, class V, class Op, class Heads,
-          class Values, class Prefix, class Chain>
-KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
-                                                    int last_thread, RunPartial<V> mine,
-                                                    const Heads& scan_heads,
-                                                    const Values& scan_values,
-                                                    const Prefix& prefix_slot, const Chain& chain,
-                                                    const Op& op) {
-  const int r = member.team_rank();
-  RunPartial<V> before{0, V()}, tile{0, V()};
-  scan_partials<Warp, Team>(member, last_thread, mine, op, scan_heads, scan_values, before, tile);
-
-  V carry{};
+  // The tile's prefix: the heads before it and the open run's value at its start (on CUDA the
+  // warp seam's walk by warp 0).
+  V carry_in{};
   std::int64_t heads_before = 0;
-  if constexpr (is_scanned_chain_v<Chain>) {
-    const auto p = chain.prefixes(id);  // every thread reads the same slot: no barrier
-    heads_before = p.heads;
-    carry = p.value;
-  } else {
-    V carry_in{};
 #if defined(ORDO_CUDA_SEAM)
-    if constexpr (Warp) {
-      if (r < cuda_warp_lanes) {
-        heads_before = CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, chain.words,
-                                                   chain.carries, op, carry_in);
-      }
+  if constexpr (Warp) {
+    if (r < cuda_warp_lanes) {
+      heads_before =
+          CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, words, carries, op, carry_in);
     }
-#endif
-    if constexpr (!Warp) {
-      if (r == 0) {
-        heads_before = tile_lookback(chain.words)
-                           .template carry_prefix<Window>(id, tile.heads, tile.value, chain.carries,
-                                                          op, carry_in);
-      }
-    }
-    if (r == 0) {
-      prefix_slot(0) = heads_before;
-      scan_values(Team) = carry_in;
-    }
-    member.team_barrier();
-    heads_before = prefix_slot(0);
-    carry = scan_values(Team);
   }
+#endif
+  if constexpr (!Warp) {
+    if (r == 0) {
+      heads_before = tile_lookback(words).template carry_prefix<Window>(id, tile.heads, tile.value,
+                                                                        carries, op, carry_in);
+    }
+  }
+  if (r == 0) {
+    prefix_slot(0) = heads_before;
+    scan_values(Team) = carry_in;
+  }
+  member.team_barrier();
+  const V carry = scan_values(Team);
   // The open run's value at this thread's first element (unset at element 0).
   const V running = r == 0                        ? carry
                     : before.heads == 0 && id > 0 ? op(carry, before.value)
                                                   : before.value;
-  return {before.heads, tile.heads, heads_before, running};
+  return {before.heads, tile.heads, prefix_slot(0), running};
 }
-
-// Folds to the earlier of two values: with combine, the index of the last head of a stretch
-// (-1 without one) as the value of its RunPartial.
-struct KeepFirst {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T&) const {
-    return a;
-  }
-};
-
-// The first pass of the two-pass runs, a team a tile of Team * VT elements, each thread VT
-// consecutive ones: the tile's partial (RunPartial: its heads and the value of its open run) to
-// partials(t), from its keys alone and the values of its open run (a few elements; the whole tile
-// where no run starts in it). Two scans of the threads' partials: the heads with the index of the
-// last, then the open run's values folded in order (its first thread's partial counts one head,
-// so that the threads before it drop out).
-template <int Team, int VT, class ExecSpace, class KeyView, class Source, class V, class Op,
-          class Comp, class Partials>
-struct RunTilePartials {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Key = typename KeyView::non_const_value_type;
-  using Scratch = typename ExecSpace::scratch_memory_space;
-  template <class T>
-  using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
-
-  KeyView keys;
-  Source source;
-  Op op;
-  Comp comp;
-  Partials partials;
-  std::int64_t n;
-
-  // Each scan its own slots (the warp seam's scan leaves them to be read after its barrier).
-  static std::size_t scratch_bytes() {
-    return 3 * Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1);
-  }
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int r = member.team_rank();
-    constexpr int tile = Team * VT;
-    const Tile<int> mark_heads(member.team_scratch(0), Team + 1);
-    const Tile<int> mark_last(member.team_scratch(0), Team + 1);
-    const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
-    const Tile<V> scan_values(member.team_scratch(0), Team + 1);
-    const std::int64_t id = member.league_rank(), base = id * tile;
-    const int count = int(n - base < tile ? n - base : tile), first = r * VT;
-    const int last_thread = (count - 1) / VT;
-    // This thread's heads and the last of them.
-    RunPartial<int> marks{0, -1};
-    if (first < count) {
-      Key before = keys(base + first > 0 ? base + first - 1 : 0);
-      ORDO_UNROLL
-      for (int j = 0; j < VT; ++j) {
-        const int i = first + j;
-        if (i < count) {
-          const Key k = keys(base + i);
-          if (base + i == 0 || !equivalent(comp, before, k)) {
-            ++marks.heads;
-            marks.value = i;
-          }
-          before = k;
-        }
-      }
-    }
-    RunPartial<int> marks_before{0, -1}, tile_marks{0, -1};
-    scan_partials<warp_seam, Team>(member, last_thread, marks, KeepFirst{}, mark_heads, mark_last,
-                                   marks_before, tile_marks);
-    // The open run's elements [start, count) this thread holds, folded in order.
-    const int start = tile_marks.value < 0 ? 0 : tile_marks.value;
-    RunPartial<V> mine{r == start / VT ? 1 : 0, V()};
-    bool any = false;
-    ORDO_UNROLL
-    for (int j = 0; j < VT; ++j) {
-      const int i = first + j;
-      if (i >= start && i < count) {
-        const V v = source(base + i);
-        mine.value = any ? op(mine.value, v) : v;
-        any = true;
-      }
-    }
-    RunPartial<V> before{0, V()}, open{0, V()};
-    scan_partials<warp_seam, Team>(member, last_thread, mine, op, scan_heads, scan_values, before,
-                                   open);
-    if (r == 0) partials(id) = {tile_marks.heads, open.value};
-  }
-};
-
-// The second pass of the two-pass runs, one team: the tiles' partials replaced in place by their
-// exclusive prefixes (partials(t): the partial of tiles [0, t); t = 0 gets no value), each
-// thread a stretch of consecutive tiles folded in order, joined by the team's scan.
-template <int Team, class ExecSpace, class V, class Op, class Partials>
-struct RunTilePrefixes {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Scratch = typename ExecSpace::scratch_memory_space;
-  template <class T>
-  using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-  using P = RunPartial<V, std::int64_t>;
-  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
-
-  Op op;
-  Partials partials;
-  std::int64_t tiles;
-
-  static std::size_t scratch_bytes() {
-    return Tile<std::int64_t>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1);
-  }
-
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int r = member.team_rank();
-    const Tile<std::int64_t> scan_heads(member.team_scratch(0), Team + 1);
-    const Tile<V> scan_values(member.team_scratch(0), Team + 1);
-    const std::int64_t per = (tiles + Team - 1) / Team, lo = r * per;
-    const std::int64_t hi = lo + per < tiles ? lo + per : tiles;
-    P mine{0, V()};
-    for (std::int64_t t = lo; t < hi; ++t) {
-      const P p = partials(t);
-      mine = t == lo ? p : combine(op, mine, p);
-    }
-    P before{0, V()}, all{0, V()};
-    scan_partials<warp_seam, Team>(member, int((tiles - 1) / per), mine, op, scan_heads,
-                                   scan_values, before, all);
-    P run = before;  // the partial of tiles [0, lo) (unset for thread 0)
-    for (std::int64_t t = lo; t < hi; ++t) {
-      const P p = partials(t);
-      partials(t) = t == 0 ? P{0, V()} : run;
-      run = t == 0 ? p : combine(op, run, p);
-    }
-  }
-};
 
 // One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
 // run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
 // dropped at r >= their extents; total(0): the number of runs, written by the last tile.
 template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
-          class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Chain>
+          class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
+          class Carries>
 struct RunTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
@@ -432,7 +262,8 @@ struct RunTiles {
   KeyOut keys_out;
   ValueOut values_out;
   TotalView total;
-  Chain chain;  // where each tile's prefix comes from (LookbackChain, ScannedChain)
+  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
+  Carries carries;
   std::int64_t n, tiles;
 
   // The tile's keys (one more: the key before the tile) and values, then the team's scan and the
@@ -453,7 +284,7 @@ struct RunTiles {
     const Tile<V> scan_values(member.team_scratch(0), Team + 1);
     const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
 
-    const std::int64_t id = chain.tile_id(member, tiles);
+    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
     const std::int64_t base = id * tile;
     const int count = int(n - base < tile ? n - base : tile);
     const int first_of_input = base == 0 ? 0 : -1;  // element 0 (a head) if in this tile
@@ -465,7 +296,7 @@ struct RunTiles {
     const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
         member, id, (count - 1) / VT,
         thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
-        scan_heads, scan_values, prefix_slot, chain, op);
+        scan_heads, scan_values, prefix_slot, words, carries, op);
     // Each head writes its key and the value of the run it closes; the input's last element closes
     // the last run.
     const std::int64_t key_end = keys_out.extent(0), value_end = values_out.extent(0);
@@ -496,7 +327,7 @@ struct RunTiles {
 // head, else the reduction of init and the run's elements before i (Source folds init into each
 // head's value, ScanSource).
 template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
-          class Op, class Comp, class OutView, class Chain>
+          class Op, class Comp, class OutView, class Words, class Carries>
 struct ScanByKeyTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
@@ -512,7 +343,8 @@ struct ScanByKeyTiles {
   OutView out;
   V init;
   bool exclusive;
-  Chain chain;  // where each tile's prefix comes from (LookbackChain, ScannedChain)
+  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
+  Carries carries;
   std::int64_t n, tiles;
 
   static std::size_t scratch_bytes() {
@@ -531,7 +363,7 @@ struct ScanByKeyTiles {
     const Tile<V> scan_values(member.team_scratch(0), Team + 1);
     const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
 
-    const std::int64_t id = chain.tile_id(member, tiles);
+    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
     const std::int64_t base = id * tile;
     const int count = int(n - base < tile ? n - base : tile);
     stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
@@ -540,7 +372,7 @@ struct ScanByKeyTiles {
     const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
         member, id, (count - 1) / VT,
         thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
-        scan_heads, scan_values, prefix_slot, chain, op);
+        scan_heads, scan_values, prefix_slot, words, carries, op);
     // Each element's scan over its own slot (no other thread reads it).
     V running = scan.running;
     ORDO_UNROLL

@@ -241,10 +241,6 @@ struct CudaRunsTuning<90> {
   // takes the call (perf_tests/README.md, the runs): measured faster from there on the H100.
   static constexpr std::int64_t vendor_from = std::int64_t(1) << 11;
   static constexpr std::int64_t unique_vendor_from = std::int64_t(1) << 22;
-  // Ordo's own tiles in two passes from 2^18 elements (no tile waits for the look-back of the one
-  // before it), where the first pass's 4 bytes an element cost less than the wait
-  static constexpr std::int64_t two_pass_from = std::int64_t(1) << 18;
-  static constexpr int prefix_team_size = 1024;
   static constexpr int vt(std::size_t key_bytes, std::size_t value_bytes) {
     const int room = int(46 * 1024 / team_size) - 4 - int(value_bytes);
     const int fit = room / int(key_bytes + value_bytes);
