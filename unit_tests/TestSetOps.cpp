@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordo::set_intersection, set_union, set_difference, set_symmetric_difference, their _by_key
 // forms and set_intersection_team against std::set_* (multiset semantics: duplicates on both
-// sides), on the dispatch a user gets and on the tiled device path (which host backends run too).
+// sides), on the dispatch a user gets (on CUDA the warp seam's tiles) and on the portable tiled
+// device path (which host backends run too).
 
 #include "Ordo_TestGenerators.hpp"
 #include "Ordo_TestOracle.hpp"
@@ -65,7 +66,7 @@ std::int64_t ordo_set_op(SetOp op, const A& a, const B& b, const Out& out, const
   return -1;
 }
 
-// The tiled device path of op (any backend); the size through a device View.
+// The portable tiled device path of op (any backend); the size through a device View.
 template <class A, class B, class Out, class Comp>
 std::int64_t tiled_set_op(SetOp op, const A& a, const B& b, const Out& out, const Comp& comp) {
   const ExecSpace space;

@@ -7,12 +7,14 @@
 // compaction.
 //   device backends: Ordo::<algo>::partition  the balanced-path cut of every tile boundary (and
 //                                              the look-back words zeroed)
-//                    Ordo::<algo>::tiles      each team takes the next tile (ticket order), loads
-//                                              its A and B ranges into scratch, cuts them on the
-//                                              balanced path a thread each, walks its piece in
-//                                              registers, scans the emitted counts, finds its
-//                                              output offset by the decoupled look-back and
-//                                              stores the tile's outputs coalesced
+//                    Ordo::<algo>::tiles      each team takes the next tile (ticket order; on
+//                                              CUDA its block's), loads its A and B ranges into
+//                                              scratch, cuts them on the balanced path a thread
+//                                              each, walks its piece in registers, scans the
+//                                              emitted counts (on CUDA by warp shuffles), finds
+//                                              its output offset by the decoupled look-back (on
+//                                              CUDA walked by warp 0) and stores the tile's
+//                                              outputs coalesced
 //   host backends:   Ordo::<algo>::host       one balanced-path piece per thread: the first
 //                                              stores its outputs in place, the others stage
 //                                              theirs in workspace (keys, or with values their
@@ -171,7 +173,8 @@ struct SetHostStore {
   }
 };
 
-// Which path runs: the backend's choice, or (tests) the tiled device path on any backend.
+// Which path runs: the backend's choice (on CUDA the warp seam's tiles), or (tests) the portable
+// tiles on any backend.
 enum class SetPath { automatic, tiled };
 
 // The set operation Op of a and b into `emit`; count(0) receives the output size.
@@ -222,10 +225,13 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles + 1),
       SetPartition<AView, BView, decltype(cuts), decltype(words), Comp>{a, b, cuts, words, tile,
                                                                         comp});
-  launch_tiles<Tuning::team_size, Tuning::min_teams>(
-      "Ordo::" + algo + "::tiles", space, TilePlan{tiles, Tuning::team_size},
-      SetTiles<Op, vt, Tuning::lookback_window, ExecSpace, AView, BView, Emit, decltype(cuts),
-               decltype(words), Count, Comp>{a, b, emit, cuts, words, count, tiles, comp});
+  with_warp_seam<ExecSpace>(path == SetPath::automatic, [&](auto seam) {
+    launch_tiles<Tuning::team_size, Tuning::min_teams>(
+        "Ordo::" + algo + "::tiles", space, TilePlan{tiles, Tuning::team_size},
+        SetTiles<Op, vt, Tuning::lookback_window, decltype(seam)::value, ExecSpace, AView, BView,
+                 Emit, decltype(cuts), decltype(words), Count, Comp>{a, b, emit, cuts, words, count,
+                                                                     tiles, comp});
+  });
 }
 
 // An upper bound of the workspace of a set operation of m and n elements (and the count).

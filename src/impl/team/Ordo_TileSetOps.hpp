@@ -23,6 +23,7 @@
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileRange.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -41,8 +42,9 @@ struct SetRule {
 };
 
 // The walk over a[ai, a_end) and b[bi, b_end), the heads kept in registers. step() consumes one
-// head, or both when they are equal (a pair), and returns whether it emits, and from where
-// (from_a, index).
+// head, or both when they are equal (a pair), and returns whether it emits; index: the consumed
+// A element's, else the B element's. Once both ranges are consumed a step consumes and emits
+// nothing, so a fixed number of steps needs no test of the end.
 template <SetOp Op, class Index, class AView, class BView, class Comp>
 struct SetWalk {
   using Key = typename AView::non_const_value_type;
@@ -59,17 +61,16 @@ struct SetWalk {
     if (ai < a_end) ak = a(ai);
     if (bi < b_end) bk = b(bi);
   }
-  KOKKOS_INLINE_FUNCTION bool done() const { return ai >= a_end && bi >= b_end; }
 
-  KOKKOS_INLINE_FUNCTION bool step(bool& from_a, Index& index) {
+  KOKKOS_INLINE_FUNCTION bool step(Index& index) {
     const bool has_a = ai < a_end, has_b = bi < b_end;
-    const bool a_first = has_a && (!has_b || comp(ak, bk));
-    const bool b_first = !a_first && has_b && (!has_a || comp(bk, ak));
-    from_a = !b_first;
-    index = b_first ? bi : ai;
-    if (!b_first && ++ai < a_end) ak = a(ai);
-    if (!a_first && ++bi < b_end) bk = b(bi);
-    return a_first ? Rule::a_alone : b_first ? Rule::b_alone : Rule::pair;
+    const bool take_a = has_a && (!has_b || !comp(bk, ak));
+    const bool take_b = has_b && (!has_a || !comp(ak, bk));
+    index = take_a ? ai : bi;
+    const bool emits = take_a ? (take_b ? Rule::pair : Rule::a_alone) : take_b && Rule::b_alone;
+    if (take_a && ++ai < a_end) ak = a(ai);
+    if (take_b && ++bi < b_end) bk = b(bi);
+    return emits;
   }
 };
 
@@ -140,15 +141,19 @@ KOKKOS_INLINE_FUNCTION std::int64_t team_set_intersection(const Member& member, 
   return all;
 }
 
-// One team per tile of about team_size * VT elements of A and B (a cut may add one).
-template <SetOp Op, int VT, int Window, class ExecSpace, class AView, class BView, class Emit,
-          class Cuts, class Words, class Total, class Comp>
+// One team per tile of about team_size * VT elements of A and B (a cut may add one). Warp: the
+// CUDA seam's offsets (the tile number from the block index, the threads' output counts scanned
+// by warp shuffles, the look-back walked by warp 0: CudaSeam::warp_scan_counts and LookbackBase),
+// else the portable ones (a ticket, the team's scan, the look-back walked by one thread).
+template <SetOp Op, int VT, int Window, bool Warp, class ExecSpace, class AView, class BView,
+          class Emit, class Cuts, class Words, class Total, class Comp>
 struct SetTiles {
   using Key = typename AView::non_const_value_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   using KeyTile = Kokkos::View<Key*, Scratch, Kokkos::MemoryUnmanaged>;
   using IndexTile = Kokkos::View<int*, Scratch, Kokkos::MemoryUnmanaged>;
+  using PrefixSlot = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryUnmanaged>;
 
   AView a;
   BView b;
@@ -159,10 +164,14 @@ struct SetTiles {
   std::int64_t tiles;
   Comp comp;
 
+  KOKKOS_INLINE_FUNCTION static constexpr int warps(int team_size) {
+    return Warp ? team_size / cuda_warp_lanes : 0;
+  }
   static std::size_t scratch_bytes(int team_size) {
     const std::size_t tile = std::size_t(team_size) * VT + 1;
     return KeyTile::shmem_size(tile + 1) + IndexTile::shmem_size(tile) +
-           IndexTile::shmem_size(2 * (team_size + 1) + 1);
+           IndexTile::shmem_size(2 * (team_size + 1) + 1) +
+           IndexTile::shmem_size(warps(team_size)) + PrefixSlot::shmem_size(1);
   }
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
@@ -172,8 +181,18 @@ struct SetTiles {
     KeyTile keys(member.team_scratch(0), tile_size + 1);
     IndexTile slots(member.team_scratch(0), tile_size);
     IndexTile split(member.team_scratch(0), 2 * (nt + 1) + 1);  // the last: the tile's count
+    IndexTile sums(member.team_scratch(0), warps(nt));          // the warps' counts (Warp)
+    PrefixSlot prefix_slot(member.team_scratch(0), 1);
 
-    const std::int64_t id = tile_lookback(words).ticket(member, tiles);
+    std::int64_t id = 0;
+    if constexpr (Warp) {
+      // Blocks start in the order of their index: every tile this one waits for has started.
+      // (The barrier: the team's previous tile, where a block runs several, is stored.)
+      member.team_barrier();
+      id = member.league_rank();
+    } else {
+      id = tile_lookback(words).ticket(member, tiles);
+    }
     const std::int64_t a0 = cuts(2 * id), b0 = cuts(2 * id + 1);
     const std::int64_t a1 = piece_end<std::int64_t>(cuts(2 * id + 2), a0, tile_size);
     const int na = int(a1 - a0);
@@ -203,25 +222,43 @@ struct SetTiles {
     unsigned emitted = 0;
     ORDO_UNROLL
     for (int k = 0; k < VT + 1; ++k) {
-      if (!walk.done()) {
-        bool from_a;
-        if (walk.step(from_a, src[k])) emitted |= 1u << k;
-      }
+      if (walk.step(src[k])) emitted |= 1u << k;
     }
     const int mine = Kokkos::popcount(emitted);
-    int pos = member.team_scan(mine);
-    // (The threads' pieces hold at most count outputs together, unless the input is not sorted:
-    // then only the first count are kept.)
-    ORDO_UNROLL
-    for (int k = 0; k < VT + 1; ++k) {
-      if ((emitted & (1u << k)) && pos < count) slots(pos++) = src[k];
+    // The threads' pieces hold at most count outputs together, unless the input is not sorted:
+    // then only the first count are kept.
+    auto stage = [&](int pos) {
+      ORDO_UNROLL
+      for (int k = 0; k < VT + 1; ++k) {
+        if ((emitted & (1u << k)) && pos < count) slots(pos++) = src[k];
+      }
+    };
+    int kept = 0;
+    std::int64_t prefix = 0;
+#if defined(ORDO_CUDA_SEAM)
+    if constexpr (Warp) {
+      const CudaSeam::TeamCounts counts = CudaSeam::warp_scan_counts(member, mine, sums);
+      stage(counts.before);
+      kept = counts.total < count ? counts.total : count;
+      if (t < cuda_warp_lanes) {
+        const std::int64_t p =
+            CudaSeam::LookbackBase<Words, Total>{words, total, tiles}(id, t, kept);
+        if (t == 0) prefix_slot(0) = p;
+      }
+      member.team_barrier();
+      prefix = prefix_slot(0);
     }
-    // The last thread's end is the tile's count.
-    if (t == nt - 1) split(2 * nt + 2) = pos;
-    member.team_barrier();
-    const int kept = split(2 * nt + 2) < count ? split(2 * nt + 2) : count;
-    const std::int64_t prefix = tile_lookback(words).template prefix<Window>(member, id, kept);
-    if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
+#endif
+    if constexpr (!Warp) {
+      const int pos = member.team_scan(mine);
+      stage(pos);
+      // The last thread's end is the tile's count.
+      if (t == nt - 1) split(2 * nt + 2) = pos + mine;
+      member.team_barrier();
+      kept = split(2 * nt + 2) < count ? split(2 * nt + 2) : count;
+      prefix = tile_lookback(words).template prefix<Window>(member, id, kept);
+      if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
+    }
 
     const std::int64_t capacity = emit.capacity();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, kept), [&](int i) {

@@ -9,7 +9,9 @@
 //   AtomicBase    unordered: one atomic on the total per tile (warp-aggregated atomics,
 //                 aggregated over the whole block)
 // Both are called by every thread of a Kokkos CUDA team (vector length 1, so team ranks are
-// consecutive lanes); every lane runs the same trip counts, so the ballots see full warps.
+// consecutive lanes); every lane runs the same trip counts, so the ballots see full warps. The
+// set operations' tiles take the same look-back after warp_scan_counts, a scan of their threads'
+// output counts.
 
 #include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
@@ -67,6 +69,43 @@ __device__ __forceinline__ WarpWindow warp_window(const Words& words, std::int64
   return {word, found, stop, sum};
 }
 #endif
+
+// Counts of the threads of a team of whole warps, scanned: `before`, those of the threads before
+// this one; `total`, the team's.
+struct TeamCounts {
+  int before, total;
+};
+
+// The team's exclusive scan of its threads' counts (the set operations' tiles): each warp's lanes
+// by shuffles, the warps' totals through `sums` (a slot a warp of team scratch) and one team
+// barrier. Every thread gets both counts. The caller rewrites `sums` only after a later barrier.
+template <class Member, class Sums>
+KOKKOS_INLINE_FUNCTION TeamCounts warp_scan_counts(const Member& member, int mine,
+                                                   const Sums& sums) {
+#if defined(__CUDA_ARCH__)
+  const unsigned full = 0xffffffffu;
+  const int r = member.team_rank(), lane = r & 31, warp = r >> 5;
+  const int warps = member.team_size() >> 5;
+  int inclusive = mine;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int lower = __shfl_up_sync(full, inclusive, d);
+    if (lane >= d) inclusive += lower;
+  }
+  if (lane == 31) sums(warp) = inclusive;
+  member.team_barrier();
+  TeamCounts counts{inclusive - mine, 0};
+  for (int u = 0; u < warps; ++u) {
+    const int s = sums(u);
+    if (u < warp) counts.before += s;
+    counts.total += s;
+  }
+  return counts;
+#else
+  (void)member, (void)mine, (void)sums;
+  return {0, 0};
+#endif
+}
 
 // Where a stable tile's output starts: the decoupled look-back. Called by the 32 lanes of one
 // warp with the tile's count; publishes it, looks back over the words of the 32 preceding tiles at
