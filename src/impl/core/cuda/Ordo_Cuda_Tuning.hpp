@@ -207,7 +207,7 @@ struct CudaSetOpsTuning<90, KeyBytes> {
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
   // keys take smaller tiles to stay within a CUDA team's 48 KiB. (Smaller teams and a smaller vt
   // measured slower: perf_tests/README.md, tuning values.)
-  static constexpr int vt = KeyBytes <= 4 ? 19 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
+  static constexpr int vt = KeyBytes <= 4 ? 15 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
   static constexpr int lookback_window = 4;
   // Launch bounds for 4 teams an SM (unbounded, the tiles take registers for only 2).
   static constexpr int min_teams = 4;
