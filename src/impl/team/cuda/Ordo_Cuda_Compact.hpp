@@ -16,6 +16,7 @@
 #include <Ordo_BuildOptions.hpp>
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
+#include <impl/team/cuda/Ordo_Cuda_Slab.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -68,6 +69,11 @@ __device__ __forceinline__ WarpWindow warp_window(const Words& words, std::int64
   for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(full, sum, d);
   return {word, found, stop, sum};
 }
+
+// warp_inclusive_scan's join for counts.
+struct AddCounts {
+  __device__ int operator()(int a, int b) const { return a + b; }
+};
 #endif
 
 // Counts of the threads of a team of whole warps, scanned: `before`, those of the threads before
@@ -83,15 +89,9 @@ template <class Member, class Sums>
 KOKKOS_INLINE_FUNCTION TeamCounts warp_scan_counts(const Member& member, int mine,
                                                    const Sums& sums) {
 #if defined(__CUDA_ARCH__)
-  const unsigned full = 0xffffffffu;
   const int r = member.team_rank(), lane = r & 31, warp = r >> 5;
   const int warps = member.team_size() >> 5;
-  int inclusive = mine;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int lower = __shfl_up_sync(full, inclusive, d);
-    if (lane >= d) inclusive += lower;
-  }
+  const int inclusive = warp_inclusive_scan(mine, lane, AddCounts{});
   if (lane == 31) sums(warp) = inclusive;
   member.team_barrier();
   TeamCounts counts{inclusive - mine, 0};
@@ -277,12 +277,7 @@ KOKKOS_INLINE_FUNCTION void warp_tile_compact(std::int64_t league_rank, std::int
 
   if (warp == 0) {
     const int c = lane < warps ? warp_offsets[lane] : 0;
-    int inclusive = c;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const int y = __shfl_up_sync(full, inclusive, d);
-      if (lane >= d) inclusive += y;
-    }
+    const int inclusive = warp_inclusive_scan(c, lane, AddCounts{});
     if (lane < warps) warp_offsets[lane] = inclusive - c;
     const long long start = base(id, lane, __shfl_sync(full, inclusive, 31));
     if (lane == 0) tile_base = start;

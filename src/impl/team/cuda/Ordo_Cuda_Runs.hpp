@@ -41,12 +41,7 @@ KOKKOS_INLINE_FUNCTION void warp_scan_partials(const Member& member, int last_th
 #if defined(__CUDA_ARCH__)
   const int r = member.team_rank(), lane = r & 31, warp = r >> 5, last_warp = last_thread >> 5;
   // The lanes' inclusive scan, then each lane's exclusive one (its lower neighbour's inclusive).
-  P inclusive = mine;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const P lower = shfl_up(inclusive, d);
-    if (lane >= d) inclusive = join(lower, inclusive);
-  }
+  const P inclusive = warp_inclusive_scan(mine, lane, join);
   const P exclusive = shfl_up(inclusive, 1);
   // Each warp's total: its last lane's inclusive, or the last thread's in the last warp.
   const int last_lane = warp < last_warp ? 31 : last_thread & 31;

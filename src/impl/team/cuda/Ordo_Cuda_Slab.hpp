@@ -59,6 +59,18 @@ __device__ __forceinline__ T shfl_up(const T& x, int delta) {
   return shfl_words(x, [delta](unsigned u) { return __shfl_up_sync(0xffffffffu, u, delta); });
 }
 
+// The lanes' inclusive scan of x under join (associative, a before b): lane `lane` gets the join
+// of lanes [0, lane]'s x, joined in lane order.
+template <class T, class Join>
+__device__ __forceinline__ T warp_inclusive_scan(T x, int lane, const Join& join) {
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const T lower = shfl_up(x, d);
+    if (lane >= d) x = join(lower, x);
+  }
+  return x;
+}
+
 // x from lane `lane`.
 template <class T>
 __device__ __forceinline__ T shfl_idx(const T& x, int lane) {
