@@ -5,8 +5,8 @@
 #   spack install ordo+openmp                          # Kokkos with its OpenMP backend
 #   spack install ordo+cuda cuda_arch=90 ^kokkos+wrapper   # Kokkos' CUDA backend for the H100
 #   spack install ordo+mpi+openmp ^openmpi             # with Ordo::MPI
-#   spack install ordo@main+mpi+nccl+cuda cuda_arch=90 ^kokkos+wrapper   # and its NCCL exchange
-#   spack install ordo@main+rocm amdgpu_target=gfx90a      # Kokkos' HIP backend (compiled, not run)
+#   spack install ordo@0.3.0+mpi+nccl+cuda cuda_arch=90 ^kokkos+wrapper   # and its NCCL exchange
+#   spack install ordo@0.3.0+rocm amdgpu_target=gfx90a     # Kokkos' HIP backend (compiled, not run)
 #   spack test run ordo                                # cmake/consumer against the prefix
 
 from spack.package import *
