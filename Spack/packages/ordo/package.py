@@ -33,6 +33,7 @@ class Ordo(CMakePackage, CudaPackage, ROCmPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
+    version("0.3.0", commit="7e2ce550d7919269c67c699302d73e2a03c84243")
     version("0.2.0", commit="10904a8689af8ed019eee89091d664a32fa055d6")
     version("0.1.0", commit="58cf3f0a43dd6a7d15e0300d1d2a5092b4b0024c")
 
