@@ -8,6 +8,9 @@
 //   slab_sort               per-lane sorting network, then flip and half merges up to the slab
 //                           (a warp's, or a group of its lanes')
 //   slab_transpose          a slab's registers transposed for coalesced rows
+//   shfl_xor / shfl_up / shfl_idx, warp_inclusive_scan
+//                           any value moved or scanned across the lanes (also the compaction,
+//                           runs and set-operation seams' warp scans)
 // (Lane level: the team-level block sorts built from these are team/cuda/Ordo_Cuda_TileSort.hpp.)
 // Keys are encoded (Ordo_SortKeys.hpp) and padding holds the all-ones word, so the register
 // networks run without guards. Called by every thread of a Kokkos CUDA team whose threads form
