@@ -130,6 +130,12 @@ inline Stats time_host(int warmup, int reps, const std::function<void()>& call) 
   return time_device(Kokkos::DefaultHostExecutionSpace(), warmup, reps, call);
 }
 
+// The same, with `reset` before each call (outside the timed region).
+inline Stats time_host_reset(int warmup, int reps, const std::function<void()>& reset,
+                             const std::function<void()>& call) {
+  return time_device(Kokkos::DefaultHostExecutionSpace(), warmup, reps, call, reset);
+}
+
 #if defined(KOKKOS_ENABLE_CUDA)
 // A CUB baseline: call(nullptr, bytes) sizes its temporary storage, allocated before timing;
 // then call(temp, bytes) is timed on the default CUDA instance like Ordo's calls.

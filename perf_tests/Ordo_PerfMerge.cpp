@@ -5,6 +5,7 @@
 #include "Ordo_PerfMerge.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfHostBaselines.hpp"
 #include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
@@ -106,6 +107,10 @@ void run_point(const Options& o, Report& report, int log2n) {
                for (; i < m; ++i, ++k) hout[k] = ha[i], houtv[k] = hav[i];
                for (; j < n - m; ++j, ++k) hout[k] = hb[j], houtv[k] = hbv[j];
              }));
+  }
+  if (!o.values) {
+    std::vector<T> hout(n);
+    host_parallel_merges(o, ha, hb, hout, Ordo::less<>(), baseline);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   const char* cub_name = o.values ? "cub::DeviceMerge::MergePairs" : "cub::DeviceMerge::MergeKeys";

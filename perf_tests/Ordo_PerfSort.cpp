@@ -11,6 +11,7 @@
 #include "Ordo_PerfAssembly.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfHostBaselines.hpp"
 #include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
@@ -200,6 +201,19 @@ void run_point(const Options& o, Report& report, int log2n) {
       if (r >= o.warmup) ms.push_back(s.median_ms);
     }
     baseline("std::sort", summarize(ms));
+  }
+  if (!team && !o.values) {
+    std::vector<T> hk(hin);
+    host_parallel_sorts(
+        o, hk, Ordo::less<>(), [&] { hk = hin; }, baseline);
+  } else if (!team) {
+    std::vector<std::pair<T, V>> hp(n);
+    auto reset_pairs = [&] {
+      for (std::int64_t i = 0; i < n; ++i) hp[i] = {hin[i], hids[i]};
+    };
+    host_parallel_sorts(
+        o, hp, [](const auto& x, const auto& y) { return Ordo::less<>()(x.first, y.first); },
+        reset_pairs, baseline);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   // CUB sorts out of place (in to out); temporary storage sized and allocated before timing.

@@ -35,6 +35,22 @@ struct MergePathTuning {
   static constexpr int team_probes = 2;
 };
 
+// The host backends' radix sort of arithmetic keys (Ordo_SortHostRadixImpl.hpp) from `from` records
+// on (fewer, or a comparator: the merge sort of chunks): its passes over every thread cut the
+// records into one chunk a thread, at most max_chunks, none smaller than grain (a chunk's count,
+// scan and scatter must outweigh its row of counts); its top digit has as many bits, 8 to
+// max_top_bits, as make a bucket of uniform keys fit cache_bytes (half a core's cache: a bucket
+// and its spare buffer); each thread's scatter writes to one stream a bucket, and more streams
+// than max_top_bits gives outrun the cache and the TLB.
+template <class ExecSpace>
+struct HostRadixTuning {
+  static constexpr std::int64_t from = std::int64_t(1) << 12;
+  static constexpr std::int64_t grain = std::int64_t(1) << 14;
+  static constexpr std::int64_t max_chunks = 256;
+  static constexpr std::int64_t cache_bytes = std::int64_t(1) << 19;
+  static constexpr int max_top_bits = 10;
+};
+
 // bin_permutation's counting sort on host backends: one chunk of the ids a thread, none smaller
 // than host_grain (a chunk's count and scatter must outweigh its row of counts), taken while
 // the chunks' rows of nbins counts hold at most counts_per_id * n + counts_floor counts (more

@@ -23,6 +23,7 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_HostCountingImpl.hpp>
 #include <impl/device/Ordo_RunsImpl.hpp>
 #include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
@@ -125,8 +126,7 @@ inline int bin_bits(std::int64_t nbins) {
 // The chunks of the counting sort: one a thread, none smaller than BinningTuning's host_grain.
 template <class ExecSpace>
 std::int64_t host_bin_chunks(std::int64_t n, std::int64_t concurrency) {
-  const std::int64_t grain = BinningTuning<ExecSpace>::host_grain;
-  return std::max<std::int64_t>(1, std::min<std::int64_t>(concurrency, n / grain));
+  return host_counting_chunks(n, concurrency, BinningTuning<ExecSpace>::host_grain);
 }
 
 // Whether the counting sort takes n ids in nbins cells: its counts (a row of nbins a chunk) stay
@@ -138,53 +138,37 @@ bool host_counting_bins(std::int64_t n, std::int64_t nbins, std::int64_t concurr
          Tuning::counts_per_id * n + Tuning::counts_floor;
 }
 
+// The counting sort's pass: item i is its id and position; ids outside [0, nbins) are dropped.
+template <class CellView, class PermView>
+struct CountingBinsPass {
+  using Cell = typename CellView::non_const_value_type;
+  using Index = typename PermView::non_const_value_type;
+  struct Item {
+    Cell cell;
+    std::int64_t i;
+  };
+  CellView cells;
+  PermView perm;
+  std::int64_t nbins;
+  Item item(std::int64_t i) const { return {cells(i), i}; }
+  std::int64_t bucket(const Item& x) const {
+    return key_in_bins(x.cell, nbins) ? std::int64_t(x.cell) : -1;
+  }
+  void store(std::int64_t to, const Item& x) const { perm(to) = Index(x.i); }
+};
+
 template <class ExecSpace, class CellView, class PermView, class OffsetView>
 void counting_bins(const ExecSpace& space, const CellView& cells, std::int64_t nbins,
                    const PermView& perm, const OffsetView& offsets) {
   const std::int64_t n = cells.extent(0);
-  const std::int64_t chunks = host_bin_chunks<ExecSpace>(n, space.concurrency());
-  const std::int64_t width = (n + chunks - 1) / chunks;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  using Index = typename PermView::non_const_value_type;
   using Offset = typename OffsetView::non_const_value_type;
-  // counts(t * nbins + c): chunk t's ids in cell c, then where chunk t's first one goes.
-  const auto counts = workspace<std::uint32_t>(space, chunks * nbins, WorkspaceSlot::bin_counts);
-  Kokkos::parallel_for("Ordo::bin_permutation::host::count", Range(space, 0, chunks),
-                       [=](std::int64_t t) {
-                         std::uint32_t* const row = counts.data() + t * nbins;
-                         std::fill(row, row + nbins, 0u);
-                         const std::int64_t hi = std::min(n, (t + 1) * width);
-                         for (std::int64_t i = t * width; i < hi; ++i) {
-                           const auto c = cells(i);
-                           if (key_in_bins(c, nbins)) ++row[std::int64_t(c)];
-                         }
-                       });
-  Kokkos::parallel_scan("Ordo::bin_permutation::host::scan", Range(space, 0, nbins),
-                        [=](std::int64_t c, std::int64_t& before, bool final) {
-                          std::int64_t total = 0;
-                          for (std::int64_t t = 0; t < chunks; ++t) {
-                            std::uint32_t& slot = counts(t * nbins + c);
-                            const std::uint32_t k = slot;
-                            if (final) slot = std::uint32_t(before + total);
-                            total += k;
-                          }
-                          if (final) {
-                            offsets(c) = Offset(before);
-                            if (c == nbins - 1) offsets(nbins) = Offset(before + total);
-                          }
-                          before += total;
-                        });
-  Kokkos::parallel_for("Ordo::bin_permutation::host::scatter", Range(space, 0, chunks),
-                       [=](std::int64_t t) {
-                         std::uint32_t* const next = counts.data() + t * nbins;
-                         const std::int64_t hi = std::min(n, (t + 1) * width);
-                         for (std::int64_t i = t * width; i < hi; ++i) {
-                           const auto c = cells(i);
-                           if (!key_in_bins(c, nbins)) continue;
-                           const std::uint32_t to = next[std::int64_t(c)]++;
-                           if (to < std::uint64_t(n)) perm(to) = Index(i);
-                         }
-                       });
+  host_counting_pass<std::uint32_t>(
+      "Ordo::bin_permutation::host", space, n, host_bin_chunks<ExecSpace>(n, space.concurrency()),
+      nbins, WorkspaceSlot::bin_counts, CountingBinsPass<CellView, PermView>{cells, perm, nbins},
+      [=](std::int64_t c, std::int64_t first, std::int64_t count) {
+        offsets(c) = Offset(first);
+        if (c == nbins - 1) offsets(nbins) = Offset(first + count);
+      });
 }
 
 // ---- device backends -------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <impl/core/Ordo_Workspace.hpp>
 #include <impl/device/Ordo_SegmentedSortBins.hpp>
 #include <impl/device/Ordo_SegmentedSortImpl.hpp>
+#include <impl/device/Ordo_SortHostRadixImpl.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 #include <impl/device/Ordo_SortRadixImpl.hpp>
 #include <impl/device/Ordo_SortVendorImpl.hpp>
@@ -25,10 +26,11 @@
 
 namespace Ordo::Impl {
 
-// host_sort's workspace on n records: two buffers of records.
-template <class K, class V>
+// The host sorts' workspace on n records: two buffers of records (the merge and the radix sort),
+// the radix sort's counts.
+template <class ExecSpace, class K, class V>
 std::size_t host_sort_bound(std::int64_t n) {
-  return n > 0 ? 2 * slot_bytes<HostRecordOf<K, V>>(n) : 0;
+  return host_radix_sort_bound<ExecSpace, K, V>(n);
 }
 
 // device_sort's workspace on n records: the two buffers, the samples, the partition.
@@ -61,7 +63,7 @@ std::size_t sort_records_bound(std::int64_t n) {
     }
   }
   if constexpr (is_host_space_v<ExecSpace>) {
-    return host_sort_bound<K, V>(n);
+    return host_sort_bound<ExecSpace, K, V>(n);
   } else {
     return device_sort_bound<ExecSpace, K, V>(n);
   }
@@ -80,7 +82,7 @@ std::size_t sort_bound(std::int64_t n, bool stable) {
   if constexpr (!with_values) {
     return sort_records_bound<ExecSpace, C, std::uint32_t>(n);  // sort_permutation
   } else if constexpr (is_host_space_v<ExecSpace>) {
-    return host_sort_bound<typename C::Bits, V>(n);
+    return host_sort_bound<ExecSpace, typename C::Bits, V>(n);
   } else {
     // The stable permutation, then apply_permutation's copy of the values.
     return slot_bytes<std::uint32_t>(n) + sort_records_bound<ExecSpace, C, std::uint32_t>(n) +
@@ -102,7 +104,7 @@ std::size_t any_sort_bound(std::int64_t n) {
     }
   }
   if constexpr (is_host_space_v<ExecSpace>) {
-    most = std::max(most, host_sort_bound<K, V>(n));
+    most = std::max(most, host_sort_bound<ExecSpace, K, V>(n));
   }
   return most;
 }
@@ -126,7 +128,7 @@ std::size_t segmented_sort_bound(std::int64_t n, std::int64_t segments, bool sta
     // Segments up to host_grain sort in buffers of their own, per thread; longer ones by the
     // host sort, one at a time.
     (void)stable;
-    return census + (n > Tuning::host_grain ? host_sort_bound<K, V>(n) : 0);
+    return census + (n > Tuning::host_grain ? host_sort_bound<ExecSpace, K, V>(n) : 0);
   } else {
     // The stable forms sort input positions with the keys on device backends.
     const bool positions = stable && with_values;

@@ -7,7 +7,9 @@
 //   device_sort   the block kernel, streaming merge levels (Ordo_SortBlocksImpl.hpp), then
 //                 merge passes (Ordo_SortMergePassImpl.hpp) between two workspace buffers; the
 //                 last kernel writes the caller's Views
-//   host_sort     host backends (Ordo_SortHostImpl.hpp)
+//   host_sort     host backends: the merge sort of chunks (Ordo_SortHostImpl.hpp), or from
+//                 HostRadixTuning's from on for encoded keys the radix sort
+//                 (Ordo_SortHostRadixImpl.hpp): host_sort_records chooses
 //   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
 //                 (Ordo_SortRadixImpl.hpp)
 //   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
@@ -25,6 +27,7 @@
 #include <impl/device/Ordo_SortBlocksImpl.hpp>
 #include <impl/device/Ordo_SortChecks.hpp>
 #include <impl/device/Ordo_SortHostImpl.hpp>
+#include <impl/device/Ordo_SortHostRadixImpl.hpp>
 #include <impl/device/Ordo_SortMergePassImpl.hpp>
 #include <impl/device/Ordo_SortRadixImpl.hpp>
 #include <impl/device/Ordo_SortVendorImpl.hpp>
@@ -161,6 +164,21 @@ bool radix_chosen(std::int64_t n, const SortOptions& options) {
   return sort_algorithm<ExecSpace, Codec, V>(n, options) != SortAlgorithm::slab;
 }
 
+// The host backends' sort of n records (stable either way): the radix sort of encoded keys from
+// HostRadixTuning's from on, else the merge sort of chunks.
+template <class Codec, class V, class ExecSpace, class Source, class Sink>
+void host_sort_records(const ExecSpace& space, std::int64_t n, const Source& source,
+                       const Sink& sink, const typename Codec::Less& less) {
+  using K = typename Codec::Bits;
+  if constexpr (Codec::encoded) {
+    if (n >= HostRadixTuning<ExecSpace>::from) {
+      host_radix_sort<ExecSpace, K, V>(space, n, source, sink);
+      return;
+    }
+  }
+  host_sort<ExecSpace, K, V>(space, n, source, sink, less);
+}
+
 // Sorts n records of `source` (keys encoded by Codec, values of type V) into `sink`; stable: ties
 // keep input order (the slab sorts on device backends: V must then be the input position; the
 // radix sorts are stable whatever V is).
@@ -194,7 +212,7 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
-      host_sort<ExecSpace, K, V>(space, n, source, sink, less);
+      host_sort_records<Codec, V>(space, n, source, sink, less);
       return;
     }
   }
@@ -261,7 +279,7 @@ void stable_sort_end_by_key(const ExecSpace& space, std::int64_t n, const KeysEn
   } else if constexpr (is_host_space_v<ExecSpace>) {
     // The host sort is stable on records that carry the values themselves, whatever the path
     // (the portable network breaks ties by the values, which are positions only on devices).
-    if (n > 0) host_sort<ExecSpace, typename C::Bits, V>(space, n, ends, ends, less);
+    if (n > 0) host_sort_records<C, V>(space, n, ends, ends, less);
   } else {
     // The slab sort's stable form: the order and the sorted keys, then the values.
     const auto perm = workspace<std::uint32_t>(space, n, WorkspaceSlot::sort_permutation);

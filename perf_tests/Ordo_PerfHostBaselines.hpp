@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef ORDO_PERF_HOSTBASELINES_HPP
+#define ORDO_PERF_HOSTBASELINES_HPP
+
+// The parallel libraries a CPU user already has, as ordo-perf baselines on host builds (each
+// built in where CMake found it, perf_tests/CMakeLists.txt):
+//   ips4o::parallel::sort        IPS4o (ORDO_PERF_IPS4O; Debian libips4o-dev), on OpenMP threads
+//   __gnu_parallel::             libstdc++'s parallel mode (ORDO_PERF_GNU_PARALLEL), on OpenMP
+//   std::execution::par          the C++17 parallel algorithms (ORDO_PERF_PAR; libstdc++ runs them
+//                                on TBB). TBB takes its threads from the process's affinity mask:
+//                                with OMP_PROC_BIND set, OpenMP has pinned the main thread to one
+//                                core and TBB runs on it alone, so time this row without binding.
+// Each runs `call` on a fresh copy of the input (reset, outside the timed region).
+
+#include "Ordo_PerfHarness.hpp"
+
+#include <string>
+#include <vector>
+
+#if defined(ORDO_PERF_IPS4O)
+#include <ips4o.hpp>
+#endif
+#if defined(ORDO_PERF_GNU_PARALLEL)
+#include <parallel/algorithm>
+#endif
+#if defined(ORDO_PERF_PAR)
+#include <execution>
+#endif
+
+namespace OrdoPerf {
+
+// The parallel sorts of std::vector `data` (reset to the input before each call) under `less`,
+// each reported through baseline(name, stats).
+template <class T, class Less, class Reset, class Baseline>
+void host_parallel_sorts(const Options& o, std::vector<T>& data, const Less& less,
+                         const Reset& reset, const Baseline& baseline) {
+  if (!on_host) return;
+  auto timed = [&](const char* name, auto&& call) {
+    if (wanted(o, name)) baseline(name, time_host_reset(o.warmup, o.reps, reset, call));
+  };
+#if defined(ORDO_PERF_IPS4O)
+  timed("ips4o::parallel::sort", [&] { ips4o::parallel::sort(data.begin(), data.end(), less); });
+#endif
+#if defined(ORDO_PERF_GNU_PARALLEL)
+  timed("__gnu_parallel::sort", [&] { __gnu_parallel::sort(data.begin(), data.end(), less); });
+#endif
+#if defined(ORDO_PERF_PAR)
+  timed("std::sort(par)", [&] { std::sort(std::execution::par, data.begin(), data.end(), less); });
+#endif
+  (void)timed;
+  (void)data;
+  (void)less;
+}
+
+// The parallel merges of a and b into out under `less`.
+template <class T, class Less, class Baseline>
+void host_parallel_merges(const Options& o, std::vector<T> a, std::vector<T> b, std::vector<T>& out,
+                          const Less& less, const Baseline& baseline) {
+  // (a and b by value: libstdc++'s parallel merge does not compile on const iterators.)
+  if (!on_host) return;
+  auto timed = [&](const char* name, auto&& call) {
+    if (wanted(o, name)) baseline(name, time_host(o.warmup, o.reps, call));
+  };
+#if defined(ORDO_PERF_GNU_PARALLEL)
+  timed("__gnu_parallel::merge",
+        [&] { __gnu_parallel::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), less); });
+#endif
+#if defined(ORDO_PERF_PAR)
+  timed("std::merge(par)", [&] {
+    std::merge(std::execution::par, a.begin(), a.end(), b.begin(), b.end(), out.begin(), less);
+  });
+#endif
+  (void)timed;
+  (void)a;
+  (void)b;
+  (void)out;
+  (void)less;
+}
+
+}  // namespace OrdoPerf
+
+#endif
