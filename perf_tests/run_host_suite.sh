@@ -47,7 +47,7 @@ run "$threads" bound merge --log2n 20:26:2 --reps 10 --warmup 2 \
   --baseline copy std::merge __gnu_parallel::merge
 run "$threads" unbound merge --log2n 20:26:2 --reps 10 --warmup 2 --baseline 'std::merge(par)'
 for primitive in copy_if unique reduce_by_key run_length_encode scan_by_key load_balancing_search; do
-  run "$threads" bound "$primitive" --log2n 20:26:2 --reps 10 --warmup 2
+  run "$threads" bound "$primitive" --log2n 22:26:2 --reps 10 --warmup 2
 done
 run "$threads" bound sorted_search --mode lower --log2n 20:26:2 --reps 10 --warmup 2 --baseline copy
 run "$threads" bound set_ops --mode intersection --dist match:50 --log2n 20:25:1 --reps 10 --warmup 2
