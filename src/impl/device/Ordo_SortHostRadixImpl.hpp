@@ -89,9 +89,9 @@ std::size_t host_radix_sort_bound(std::int64_t n) {
                : 0;
 }
 
-// The bits of the top digit of n records of Rec on `chunks` chunks whose keys vary below bit
-// `high`: as many as make a bucket of uniform keys fit cache_bytes, 8 to max_top_bits, and none
-// where the keys vary in 8 bits or fewer (one pass over every thread sorts them).
+// The bits of the top digit of n records of Rec whose keys vary below bit `high`: as many as make a
+// bucket of uniform keys fit cache_bytes, 8 to max_top_bits, and none where the keys vary in 8 bits
+// or fewer (one pass over every thread sorts them).
 template <class ExecSpace, class Rec>
 int host_radix_top_bits(std::int64_t n, int high) {
   using Tuning = HostRadixTuning<ExecSpace>;
