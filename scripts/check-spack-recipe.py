@@ -200,7 +200,8 @@ class FakeSpec:
         return True
 
     def __getitem__(self, name):
-        return types.SimpleNamespace(prefix=f"/prefix/{name}", kokkos_cxx="/bin/c++")
+        return types.SimpleNamespace(prefix=f"/prefix/{name}", kokkos_cxx="/bin/c++",
+                                     hipcc=f"/prefix/{name}/bin/hipcc")
 
 
 def define(name, value):
@@ -213,10 +214,11 @@ if not has_consumer:
                   "checkable")
 for mpi in (False, True):
     for kk in (False, True):
-        for cuda in (False, True):
+        for backend in ("host", "cuda", "rocm"):
+            cuda, rocm = backend == "cuda", backend == "rocm"
             nccl = mpi and cuda
             on = {"mpi": mpi, "kokkoskernels": kk, "cuda": cuda, "cub": cuda, "nccl": nccl,
-                  "rocm": False, "rocprim": False, "tests": True, "perf": True,
+                  "rocm": rocm, "rocprim": rocm, "tests": True, "perf": True,
                   "debug_checks": False}
             pkg = cls.__new__(cls)
             pkg.spec = FakeSpec("main", on)
@@ -224,19 +226,24 @@ for mpi in (False, True):
             pkg.define = define
             pkg.define_from_variant = lambda name, variant, s=on: define(name, s[variant])
             label = f"ordo@main {'+' if mpi else '~'}mpi {'+' if kk else '~'}kokkoskernels " \
-                    f"{'+' if cuda else '~'}cuda"
+                    f"{backend}"
             try:
                 args = [a for a in cls.cmake_args(pkg) if a]
                 consumer = cls.consumer_cmake_args(pkg) if has_consumer else []
             except Exception as e:  # noqa: BLE001 (any failure of the recipe's code is reported)
                 errors.append(f"{label}: {type(e).__name__}: {e}")
                 continue
+            # Kokkos' HIP builds take hipcc as the compiler; the others Kokkos' own (kokkos_cxx:
+            # nvcc_wrapper for CUDA).
+            compiler = "/prefix/hip/bin/hipcc" if rocm else "/bin/c++"
             want = {"Ordo_ENABLE_MPI": mpi, "Ordo_ENABLE_KOKKOSKERNELS": kk,
-                    "Ordo_ENABLE_CUB": cuda, "Ordo_ENABLE_NCCL": nccl, "Ordo_ENABLE_ROCPRIM": False}
+                    "Ordo_ENABLE_CUB": cuda, "Ordo_ENABLE_NCCL": nccl, "Ordo_ENABLE_ROCPRIM": rocm,
+                    "CMAKE_CXX_COMPILER": compiler}
             for option, value in want.items():
                 if define(option, value) not in args:
                     errors.append(f"{label}: cmake_args lacks {define(option, value)}: {args}")
-            for option, value in (("ORDO_CONSUMER_MPI", mpi), ("ORDO_CONSUMER_KOKKOSKERNELS", kk)):
+            for option, value in (("ORDO_CONSUMER_MPI", mpi), ("ORDO_CONSUMER_KOKKOSKERNELS", kk),
+                                  ("CMAKE_CXX_COMPILER", compiler)):
                 if has_consumer and define(option, value) not in consumer:
                     errors.append(f"{label}: the stand-alone test does not pass "
                                   f"{define(option, value)}: {consumer}")
@@ -268,4 +275,4 @@ if errors:
     sys.exit(1)
 print(f"check-spack-recipe: {recipe.name} parses; {len(calls)} directives, variants "
       f"{sorted(ordo_variants)}, versions {sorted(versions)}; kokkos and kokkos-kernels variants "
-      f"exist where named; components passed for all 8 combinations")
+      f"exist where named; components passed for all 12 combinations")

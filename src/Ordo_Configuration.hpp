@@ -19,8 +19,8 @@
 namespace Ordo {
 
 /// Writes Ordo's version and commit, the Kokkos it was compiled against and its enabled backends,
-/// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, CUB's radix sort and
-/// runs, Ordo::MPI's NCCL exchange),
+/// the compiled-in seams and vendor paths (CUDA warp-shuffle specializations, the default space's
+/// vendor library: CUB, rocPRIM or none, Ordo::MPI's NCCL exchange),
 /// whether debug checks are on, and the workspace bytes Ordo holds now in the default memory
 /// space and in pinned host memory. Call it between Kokkos::initialize and Kokkos::finalize.
 inline void print_configuration(std::ostream& out) {
@@ -47,11 +47,10 @@ inline void print_configuration(std::ostream& out) {
   out << " SYCL";
 #endif
   out << " (default " << Kokkos::DefaultExecutionSpace::name() << ")\n";
-  // The same conditions the dispatch reads (Impl::with_warp_seam, vendor_sort_available_v,
+  // The same conditions the dispatch reads (Impl::with_warp_seam, the default space's Vendor,
   // debug_checks).
   out << "  CUDA warp-shuffle specializations: " << on(Impl::cuda_specializations_built) << '\n';
-  out << "  vendor sort and runs (CUB): "
-      << on(Impl::vendor_sort_available_v<Kokkos::DefaultExecutionSpace>) << '\n';
+  out << "  vendor calls: " << Impl::Vendor<Kokkos::DefaultExecutionSpace>::name << '\n';
 #if defined(ORDO_ENABLE_NCCL)
   out << "  NCCL exchange of Ordo::MPI: on\n";
 #else

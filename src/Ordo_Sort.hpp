@@ -184,11 +184,8 @@ void apply_permutation(const ExecSpace& space, const PermView& perm, const Views
    ...);
   (Impl::check_no_alias(fn, "a permuted View", views, "perm", perm), ...);
   Impl::check_no_alias_among(fn, "permuted Views", views...);
-  const Impl::WorkspaceReservation reservation(fn, space, [&] {
-    return (
-        Impl::slot_bytes<typename Views::non_const_value_type>(views.extent(0) * views.extent(1)) +
-        ...);
-  });
+  const Impl::WorkspaceReservation reservation(fn, space,
+                                               [&] { return Impl::permutation_bound(views...); });
   if constexpr (Impl::debug_checks) {
     Impl::check_permutation_range(fn, space, perm, std::int64_t(perm.extent(0)));
   }
@@ -202,6 +199,15 @@ void apply_permutation(const PermView& perm, const Views&... views) {
   const ExecSpace space;
   apply_permutation(space, perm, views...);
   space.fence("Ordo::apply_permutation: fence");
+}
+
+/// The workspace bytes (in ExecSpace's memory) apply_permutation(space, perm, views...) takes: a
+/// copy of every View (and a few bytes of alignment a View). The call reserves this much before
+/// anything runs (Ordo::set_workspace_limit).
+template <class ExecSpace, class... Views>
+std::size_t apply_permutation_workspace_bytes(const Views&... views) {
+  static_assert((Kokkos::is_view_v<Views> && ...), "Ordo: the Views apply_permutation permutes");
+  return Impl::reserved_bytes<ExecSpace>(Impl::permutation_bound(views...));
 }
 
 /// An upper bound of the workspace bytes (in ExecSpace's memory) that one sort of n keys of type

@@ -9,10 +9,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -117,6 +123,72 @@ TEST(SortMultiKey, EveryKeyTypePairAndDescending) {
                  Ordo::greater<>{});
   check_two_keys(random_keys<float>(n, 5, 0, 9), random_keys<double>(n, 0, 0, 10),
                  Ordo::greater<>{});
+}
+
+// Floating keys order as the single-key sorts order them: by value, -0.0 before +0.0, then every
+// NaN after +inf, the positive ones by payload, then the negative ones by payload descending; and
+// that order decides before the next key. The oracle orders (that rank of the first key, the
+// second key) with std::stable_sort; keys are compared as bits, since NaN != NaN. A float first
+// key packs into one word, a double one (NaNs span all 64 bits) takes the chained way.
+template <class F, class Comp>
+void check_float_bits_order(std::size_t n, const Comp&, const SortOptions& options) {
+  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  const U sign = U(1) << (8 * sizeof(U) - 1);
+  auto bits = [](F x) {
+    U u;
+    std::memcpy(&u, &x, sizeof(u));
+    return u;
+  };
+  auto rank = [&](F x) {
+    const bool negative = bits(x) & sign;
+    return std::isnan(x) ? std::make_tuple(1, F(0), int(negative), negative ? U(~bits(x)) : bits(x))
+                         : std::make_tuple(0, x, int(!negative), U(0));
+  };
+  const F inf = std::numeric_limits<F>::infinity(), nan = std::numeric_limits<F>::quiet_NaN();
+  F payload_nan;
+  const U payload = bits(nan) | U(5);
+  std::memcpy(&payload_nan, &payload, sizeof(payload));
+  const F pool[] = {F(-0.0), F(0.0), nan, -nan, payload_nan, inf, -inf, F(1), F(-1), F(1e-40)};
+  std::mt19937_64 rng(n);
+  std::vector<F> a(n);
+  for (auto& x : a) x = pool[rng() % std::size(pool)];
+  const auto b = random_keys<std::int32_t>(n, 5, 0, n + 3);
+  constexpr bool descending = std::is_same_v<Comp, Ordo::greater<>>;
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    const auto ki = std::make_pair(rank(a[i]), b[i]), kj = std::make_pair(rank(a[j]), b[j]);
+    return descending ? kj < ki : ki < kj;
+  });
+  std::vector<U> expect_bits(n);
+  for (std::size_t i = 0; i < n; ++i) expect_bits[i] = bits(a[order[i]]);
+  const ExecSpace space;
+  auto da = to_device(a);
+  auto db = to_device(b);
+  DeviceView<std::int64_t> perm("perm", n);
+  Ordo::Impl::multi_key_permutation<Comp>(space, perm, options, da, db);
+  const auto p = to_host(perm);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::size_t(p[i]), order[i]) << "i = " << i;
+  std::vector<std::uint32_t> positions(n);
+  std::iota(positions.begin(), positions.end(), 0u);
+  auto dv = to_device(positions);
+  Ordo::Impl::multi_key_sort<Comp>(space, Ordo::Impl::PlainEnd<decltype(dv)>{dv}, options, da, db);
+  const auto sorted = to_host(da);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(bits(sorted[i]), expect_bits[i]) << "i = " << i;
+  ASSERT_EQ(to_host(db), permuted(b, order));
+  const auto v = to_host(dv);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], order[i]) << "i = " << i;
+}
+
+TEST(SortMultiKey, FloatKeysOrderByTheirBits) {
+  for (const auto& options : every_sort()) {
+    for (std::size_t n : {std::size_t(40), std::size_t(20000)}) {
+      check_float_bits_order<float>(n, Ordo::less<>{}, options);
+      check_float_bits_order<float>(n, Ordo::greater<>{}, options);
+      check_float_bits_order<double>(n, Ordo::less<>{}, options);
+      check_float_bits_order<double>(n, Ordo::greater<>{}, options);
+    }
+  }
 }
 
 // Keys whose ranges need more than 64 bits together: the chained way.

@@ -39,7 +39,11 @@ class Ordo(CMakePackage, CudaPackage, ROCmPackage):
 
     variant("tests", default=False, description="Build the unit tests (GoogleTest)")
     variant("perf", default=False, description="Build ordo-perf (CLI11)")
-    variant("debug_checks", default=False, description="Check preconditions such as sorted inputs")
+    variant(
+        "debug_checks",
+        default=False,
+        description="Check preconditions such as sorted inputs in every build, not only in a consumer's Debug builds",
+    )
     variant("mpi", default=False, description="Build packages/mpi: the distributed sort, Ordo::MPI")
     variant(
         "kokkoskernels",
@@ -91,6 +95,7 @@ class Ordo(CMakePackage, CudaPackage, ROCmPackage):
     # +rocm (from ROCmPackage) builds Kokkos' HIP backend for the amdgpu_target given, as Kokkos'
     # own recipe takes it. Ordo compiles for HIP in CI; it has not run on an AMD GPU.
     depends_on("kokkos+rocm", when="+rocm")
+    depends_on("hip", when="+rocm")
     for target in ROCmPackage.amdgpu_targets:
         depends_on(f"kokkos+rocm amdgpu_target={target}", when=f"+rocm amdgpu_target={target}")
     conflicts("+rocm", when="amdgpu_target=none", msg="name the GPU: amdgpu_target=gfx90a (MI250X)")
@@ -105,9 +110,16 @@ class Ordo(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("nccl", when="+nccl")
     depends_on("kokkos-kernels@4.5:", when="+kokkoskernels")
 
+    def cxx_compiler(self):
+        """Ordo's and its consumers' compiler: hipcc for Kokkos' HIP builds (as ArborX's recipe
+        takes it), else the one Kokkos names (nvcc_wrapper for CUDA)."""
+        if self.spec.satisfies("+rocm"):
+            return self.spec["hip"].hipcc
+        return self.spec["kokkos"].kokkos_cxx
+
     def cmake_args(self):
         args = [
-            self.define("CMAKE_CXX_COMPILER", self.spec["kokkos"].kokkos_cxx),
+            self.define("CMAKE_CXX_COMPILER", self.cxx_compiler()),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
             self.define_from_variant("Ordo_ENABLE_TESTS", "tests"),
             self.define_from_variant("Ordo_ENABLE_PERF_TESTS", "perf"),
@@ -137,7 +149,7 @@ class Ordo(CMakePackage, CudaPackage, ROCmPackage):
         if self.spec.satisfies("+kokkoskernels"):
             prefixes.append(self.spec["kokkos-kernels"].prefix)
         return [
-            f"-DCMAKE_CXX_COMPILER={self.spec['kokkos'].kokkos_cxx}",
+            f"-DCMAKE_CXX_COMPILER={self.cxx_compiler()}",
             f"-DCMAKE_PREFIX_PATH={';'.join(str(p) for p in prefixes)}",
             f"-DORDO_CONSUMER_MPI={'ON' if self.spec.satisfies('+mpi') else 'OFF'}",
             "-DORDO_CONSUMER_KOKKOSKERNELS="

@@ -21,7 +21,7 @@ int main(int argc, char* argv[]) {
         y(i) = -1.0 * i;
       });
 
-  // The permutation that sorts the cells (stable), then one launch gathers every array by it.
+  // The permutation that sorts the cells (stable), then every array reordered by it in place.
   Kokkos::View<int*> perm("perm", n);
   Kokkos::DefaultExecutionSpace space;
   Ordo::sort_permutation(space, cell, perm);

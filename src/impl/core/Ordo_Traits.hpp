@@ -116,6 +116,8 @@ inline constexpr bool cuda_specializations_built =
 // Each takes_* says whether the vendor's result is Ordo's, bit for bit; the device level asks it,
 // then the vendor's temporary storage through device/Ordo_VendorCalls.hpp.
 struct NoVendor {
+  // What Ordo::print_configuration names as the vendor calls of the space.
+  static constexpr const char* name = "none";
   static constexpr bool radix_sort = false;
   static constexpr bool merge_sort = false;
   template <class... T>

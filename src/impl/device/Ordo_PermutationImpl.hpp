@@ -161,6 +161,13 @@ void gather_impl(const char* label, const ExecSpace& space, const PermView& perm
 // apply_permutation's copies of the old contents: one workspace slot per View it permutes.
 enum class PermutationSlot : int {};
 
+// The workspace those copies take (before reserved_bytes).
+template <class... Views>
+std::size_t permutation_bound(const Views&... views) {
+  return (slot_bytes<typename Views::non_const_value_type>(views.extent(0) * views.extent(1)) +
+          ...);
+}
+
 // The saved copy of a View, in its memory space: rank 1, or its rows of m elements one after
 // the other (LayoutRight).
 template <class View>

@@ -30,7 +30,7 @@
       !defined(MDSPAN_IMPL_USE_FAKE_ATTRIBUTE_NO_UNIQUE_ADDRESS)) ||      \
      !defined(MDSPAN_IMPL_NO_UNIQUE_ADDRESS))
 #error \
-    "Ordo: this Kokkos marks View members [[no_unique_address]] under nvcc 12.9 or later in C++20, which lays them out differently in device code than on the host, so every kernel would read corrupted arguments. Use Kokkos 5.0 or later, a Kokkos 4.6 snapshot patched as Ordo's README (CUDA build) says, or C++17."
+    "Ordo: this Kokkos marks View members [[no_unique_address]] under nvcc 12.9 or later in C++20, which lays them out differently in device code than on the host, so every kernel would read corrupted arguments. Use Kokkos 5.0 or later, a Kokkos 4.6 snapshot patched as Ordo's docs/BUILDING.md (CUDA build) says, or C++17."
 #endif
 
 #endif

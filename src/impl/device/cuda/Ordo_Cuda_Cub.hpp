@@ -82,6 +82,7 @@ template <>
 struct Vendor<Kokkos::Cuda> {
   // ---- what CUB can take with Ordo's contract ---------------------------------------------------
 
+  static constexpr const char* name = "CUB (sorts, merge, runs, compaction, scans by key)";
   static constexpr bool radix_sort = true;
   static constexpr bool merge_sort = true;
 

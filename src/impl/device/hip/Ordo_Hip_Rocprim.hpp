@@ -42,6 +42,7 @@ inline void rocprim_check(hipError_t status, const char* fn) {
 
 template <>
 struct Vendor<Kokkos::HIP> : NoVendor {
+  static constexpr const char* name = "rocPRIM (radix sort)";
   static constexpr bool radix_sort = true;
 
   // Sorts n records by bits [begin_bit, end_bit) of their keys, ascending or descending, stably,
