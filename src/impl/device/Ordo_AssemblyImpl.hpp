@@ -244,6 +244,7 @@ template <class Starts>
 struct EmitPosition {
   using value_type = std::int64_t;
   static constexpr int group = 1;
+  static constexpr bool stores_in_place = true;
   Starts starts;
   bool aligned() const { return false; }
   KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return starts.extent(0); }

@@ -118,7 +118,8 @@ void compact_reduce_then_scan(const ExecSpace& space, std::int64_t n, const Sele
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, tiles),
       CompactScan<Counts, TotalView>{tile_counts, total, tiles});
   launch_tiles("Ordo::copy_if::scatter", space, plan,
-               CompactScatter<ExecSpace, Select, Emit, Counts>{select, emit, tile_counts, n, tile});
+               CompactScatter<ExecSpace, Select, Emit, Counts, TotalView>{select, emit, tile_counts,
+                                                                          total, n, tile, tiles});
 }
 
 // Stable compaction of the selected elements of [0, n); the selected count to total(0).

@@ -38,6 +38,7 @@ struct EmitMapEntry {
   using Value = std::conditional_t<Map::is_set, int, typename Map::value_type>;
   using value_type = Kokkos::pair<typename Map::key_type, Value>;
   static constexpr int group = 1;
+  static constexpr bool stores_in_place = true;
   Map map;
   KeyView keys;
   ValueView values;

@@ -56,10 +56,21 @@ struct SelectByFlag {
 // it separately, so that kernels can issue several loads before their stores. Where in is
 // contiguous, `group` consecutive elements load as one vector (vector_group, Ordo_TileIO.hpp) from
 // a group-aligned index when aligned() (1: element by element).
+//
+// An emitter whose store(pos, v) writes at output position pos only says so with
+// `stores_in_place = true`: a store there that a later one overwrites is harmless, which lets a
+// thread store every element and move on only past the kept ones (team_scatter).
+template <class Emit, class = void>
+struct StoresInPlace : std::false_type {};
+template <class Emit>
+struct StoresInPlace<Emit, std::void_t<decltype(Emit::stores_in_place)>>
+    : std::bool_constant<Emit::stores_in_place> {};
+
 template <class InView, class OutView>
 struct EmitElement {
   using value_type = typename InView::non_const_value_type;
   static constexpr int group = is_contiguous_1d_v<InView> ? vector_group<value_type> : 1;
+  static constexpr bool stores_in_place = true;
   InView in;
   OutView out;
   bool aligned() const { return group > 1 && vector_aligned<group>(in.data()); }
@@ -106,14 +117,28 @@ KOKKOS_INLINE_FUNCTION std::int64_t team_count(const Member& member,
   return count;
 }
 
-// Emits the tile's kept elements, in order, from output position `base` on; positions past the
-// emitter's capacity are dropped.
+// Emits the tile's kept elements, in order, to its output positions [base, end) (end - base: the
+// tile's count); positions past the emitter's capacity are dropped. A team of one thread (the host
+// backends) walks the tile once; where the emitter stores in place, without a branch on the
+// selection: every element is stored at the next position, and the position moves on only where
+// the element is kept, so a dropped element's store is overwritten by the next kept one (never at
+// end or past it, which the next tile owns).
 template <class Member, class Select, class Emit>
 KOKKOS_INLINE_FUNCTION void team_scatter(const Member& member,
                                          Kokkos::pair<std::int64_t, std::int64_t> span,
-                                         const Select& select, const Emit& emit,
-                                         std::int64_t base) {
+                                         const Select& select, const Emit& emit, std::int64_t base,
+                                         std::int64_t end) {
   const std::int64_t capacity = emit.capacity();
+  if (member.team_size() == 1) {
+    const std::int64_t stop = end < capacity ? end : capacity;
+    std::int64_t pos = base;
+    for (std::int64_t i = span.first; i < span.second && pos < stop; ++i) {
+      const bool keep = select(i);
+      if (StoresInPlace<Emit>::value || keep) emit.store(pos, emit.load(i));
+      pos += keep ? 1 : 0;
+    }
+    return;
+  }
   Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, span.first, span.second),
                         [&](std::int64_t i, std::int64_t& before, bool final) {
                           const bool keep = select(i);
@@ -270,17 +295,22 @@ struct CompactCount {
   }
 };
 
-template <class ExecSpace, class Select, class Emit, class CountView>
+// Tile t's output positions: [tile_offsets(t), tile_offsets(t + 1)), the last tile's up to the
+// total.
+template <class ExecSpace, class Select, class Emit, class CountView, class TotalView>
 struct CompactScatter {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Select select;
   Emit emit;
   CountView tile_offsets;
-  std::int64_t n, tile;
+  TotalView total;
+  std::int64_t n, tile, tiles;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    team_scatter(member, tile_span(member.league_rank(), tile, n), select, emit,
-                 tile_offsets(member.league_rank()));
+    const std::int64_t t = member.league_rank();
+    const std::int64_t end =
+        t + 1 < tiles ? std::int64_t(tile_offsets(t + 1)) : std::int64_t(total(0));
+    team_scatter(member, tile_span(t, tile, n), select, emit, tile_offsets(t), end);
   }
 };
 
@@ -314,7 +344,7 @@ struct CompactUnordered {
           b = std::int64_t(Kokkos::atomic_fetch_add(&total(0), Count(count)));
         },
         base);
-    team_scatter(member, span, select, emit, base);
+    team_scatter(member, span, select, emit, base, base + count);
   }
 };
 

@@ -64,6 +64,7 @@ struct EmitKeyValue {
   using value_type =
       KeyValue<typename KeyView::non_const_value_type, typename ValueView::non_const_value_type>;
   static constexpr int group = 1;
+  static constexpr bool stores_in_place = true;
   KeyView keys;
   ValueView values;
   KeyOut keys_out;
