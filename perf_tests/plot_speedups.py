@@ -24,6 +24,7 @@ H200 = "headlines-h200-3156aec.jsonl"
 HOST_SORTS = "host-sorts-h100host16-762f6e4.jsonl"
 HOST_STREAMS = "host-streams-h100host16-762f6e4.jsonl"
 HOST_BASELINES = "host-baselines-h100host16-762f6e4.jsonl"
+HOST_COMPACTION = "host-compaction-h100host16-801e816.jsonl"
 SECTIONS = [
     ("CUDA, one H200 (2^24 to 2^28 elements)", [
         ("sort, u32", H200, dict(primitive="sort", key="u32", values=False, dist="uniform"), 28,
@@ -74,8 +75,10 @@ SECTIONS = [
          [("ips4o::parallel::sort", "vendor"), ("__gnu_parallel::sort", "vendor")]),
         ("merge", HOST_STREAMS, dict(primitive="merge"), 26,
          [("__gnu_parallel::merge", "vendor")]),
-        ("copy_if", HOST_STREAMS, dict(primitive="copy_if"), 26,
+        ("copy_if", HOST_COMPACTION, dict(primitive="copy_if"), 26,
          [("Kokkos::Experimental::copy_if", "kokkos")]),
+        ("retrieve_all", HOST_COMPACTION, dict(primitive="retrieve_all"), 26,
+         [("parallel_scan export", "kokkos")]),
         ("cell lists, random cells", HOST_STREAMS, dict(primitive="particle_binning",
                                                          dist="random"), 24,
          [("Kokkos::BinSort", "kokkos")]),

@@ -29,16 +29,14 @@ KOKKOS_INLINE_FUNCTION void serial_merge(const AView& a, std::int64_t a_begin, s
                                          const OutView& out, std::int64_t out_begin,
                                          const Comp& comp, const Emit& emit) {
   std::int64_t k = out_begin;
-  // Without a branch on the comparison (random keys would mispredict half of them): both heads
-  // loaded, the smaller stored, one index moved on.
   while (a_begin < a_end && b_begin < b_end) {
-    const auto ak = a(a_begin);
-    const auto bk = b(b_begin);
-    const bool take_b = comp(bk, ak);
-    emit(k, !take_b, take_b ? b_begin : a_begin);
-    out(k++) = take_b ? bk : ak;
-    b_begin += take_b ? 1 : 0;
-    a_begin += take_b ? 0 : 1;
+    if (comp(b(b_begin), a(a_begin))) {
+      emit(k, false, b_begin);
+      out(k++) = b(b_begin++);
+    } else {
+      emit(k, true, a_begin);
+      out(k++) = a(a_begin++);
+    }
   }
   for (; a_begin < a_end; ++a_begin) {
     emit(k, true, a_begin);
