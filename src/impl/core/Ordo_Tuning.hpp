@@ -15,8 +15,9 @@
 
 namespace Ordo::Impl {
 
-// The most scratch a tiled kernel's team asks for (Kokkos gives a CUDA team at most 48 KiB):
-// pipelined tiles, which hold two tiles, fall back to one tile a team above it.
+// The most scratch a tiled kernel's team asks for, the one statement of the limit every tile's
+// shape is sized against (Kokkos gives a CUDA team at most 48 KiB of level-0 scratch): pipelined
+// tiles, which hold two tiles, fall back to one tile a team above it.
 template <class ExecSpace>
 struct ScratchTuning {
   static constexpr std::size_t team_max = 48 * 1024;

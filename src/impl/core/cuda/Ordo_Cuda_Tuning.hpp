@@ -30,10 +30,11 @@ struct CudaSortTuning;
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct CudaSortTuning<90, KeyBytes, ValueBytes> {
   // Slabs per block: 4-byte records take 16 (32 KiB of scratch), so that one merge pass fewer
-  // follows the block kernel; larger records 8 (Kokkos caps a team's scratch near 40 KiB).
+  // follows the block kernel; larger records 8 (the block's scratch stays within
+  // ScratchTuning::team_max).
   static constexpr int slabs = KeyBytes + ValueBytes <= 4 ? 16 : 8;
   static constexpr int lanes = 32;
-  // Registers per lane: the block's records in scratch stay under 40 KiB.
+  // Registers per lane: the block's records in scratch stay within ScratchTuning::team_max.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
   // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab; taller
   // slabs would raise the registers of every user kernel that calls sort_team.
@@ -128,7 +129,7 @@ struct CudaCompactTuning<90> {
     return !staged ? 8 : value_bytes <= 4 ? 6 : 5;
   }
   // The warp seam keeps a tile's kept elements in team scratch (4096 of them in both passes), and
-  // Kokkos gives a CUDA team at most 48 KiB: elements of up to 8 bytes fit (32 KiB); larger ones
+  // a team holds ScratchTuning::team_max: elements of up to 8 bytes fit (32 KiB); larger ones
   // (retrieve_all of 64-bit keys and values: 64 KiB) take the portable path.
   static constexpr bool warp_compacts(std::size_t value_bytes) { return value_bytes <= 8; }
   // cub::DeviceSelect::If from 2^23 elements: the single pass waits on its look-back and trails it
@@ -157,13 +158,8 @@ struct CudaMergeTuning;
 template <std::size_t KeyBytes>
 struct CudaMergeTuning<90, KeyBytes> {
   static constexpr int team_size = 128;
-  // ORDO_TUNE_MERGE_VT overrides vt of 4-byte keys for tuning experiments (ordo-perf builds):
   // vt trades registers (resident tiles) against the partitions a pass needs.
-#if defined(ORDO_TUNE_MERGE_VT)
-  static constexpr int vt = KeyBytes <= 4 ? ORDO_TUNE_MERGE_VT : 9;
-#else
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
-#endif
   static constexpr std::int64_t fused_max_tiles = 64;
   // Launch bounds of pipelined tiles of 4-byte keys: 10 teams an SM for keys, 5 for pairs with
   // their values staged (38 KiB of scratch a team); u64 keys are left unbounded.
@@ -178,21 +174,12 @@ struct CudaMergeTuning<90, KeyBytes> {
   static constexpr std::int64_t vendor_from = std::int64_t(1) << 13;
 };
 
-// ORDO_TUNE_SEARCH_TEAM / ORDO_TUNE_SEARCH_VT override the values for tuning experiments.
 template <int Arch, std::size_t KeyBytes>
 struct CudaSearchTuning;
 template <std::size_t KeyBytes>
 struct CudaSearchTuning<90, KeyBytes> {
-#if defined(ORDO_TUNE_SEARCH_TEAM)
-  static constexpr int team_size = ORDO_TUNE_SEARCH_TEAM;
-#else
   static constexpr int team_size = 256;
-#endif
-#if defined(ORDO_TUNE_SEARCH_VT)
-  static constexpr int vt = ORDO_TUNE_SEARCH_VT;
-#else
   static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
-#endif
   static constexpr std::int64_t fused_max_tiles = 64;
   static constexpr int pipeline_min_teams = 0;
   static constexpr std::int64_t binary_max_total = std::int64_t(1) << 19;
@@ -205,7 +192,7 @@ struct CudaSetOpsTuning<90, KeyBytes> {
   static constexpr int team_size = 256;
   // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
-  // keys take smaller tiles to stay within a CUDA team's 48 KiB. (Smaller teams and a smaller vt
+  // keys take smaller tiles to stay within ScratchTuning::team_max. (Smaller teams and a smaller vt
   // measured slower: perf_tests/README.md, tuning values.)
   static constexpr int vt = KeyBytes <= 4 ? 15 : KeyBytes <= 8 ? 11 : KeyBytes <= 16 ? 5 : 2;
   static constexpr int lookback_window = 4;
@@ -226,7 +213,7 @@ struct CudaScanTuning<90> {
 };
 
 // 256 threads of up to 11 elements: a tile's keys and values and the team's scan (a count and a
-// value a thread) in at most 46 KiB of scratch (Kokkos gives a team 48 KiB): 4-byte
+// value a thread) in at most 46 KiB of scratch (within ScratchTuning::team_max): 4-byte
 // keys with 4- or 8-byte values 11 a thread, 16-byte values 7.
 template <int Arch>
 struct CudaRunsTuning;
