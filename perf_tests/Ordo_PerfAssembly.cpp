@@ -95,6 +95,56 @@ void check_crs(const HostCrs& e, const Arrays& got, const std::string& what) {
   check(host_copy(got.values) == e.values, what + " values");
 }
 
+// The assembly in two phases (Ordo::KokkosKernels::coo2crs_pattern and coo2crs_refill: the core's
+// assemble_pattern, its map in Views of its own, and refill_values): the pattern once, then the
+// refill of its values from the triplets' values (insert), against a device copy of the bytes the
+// refill must move (the values in and out, the map read) and the fresh coo2crs (its times).
+void run_refill_point(const Options& o, Report& report, const Triplets& t,
+                      const Kokkos::View<int*, MemorySpace>& row,
+                      const Kokkos::View<int*, MemorySpace>& col, const Values& data,
+                      const Arrays& one_phase, const Stats& coo2crs) {
+  const ExecSpace space;
+  const std::int64_t count = t.row.size();
+  Arrays pattern;
+  Ordo::Impl::AssemblyMapViews<MemorySpace> views;
+  Ordo::Impl::AssemblyMap<MemorySpace> map;
+  const auto graph = [&](std::int64_t nnz) {
+    pattern.row_map = RowMap("row_map", t.m + 1);
+    pattern.entries = Entries("entries", nnz);
+    pattern.values = Values("values", nnz);
+    return pattern;
+  };
+  Point p{"coo2crs_pattern", "i32", o.dist, "ordo", false, count, {}, double(count) * 8, 1.0};
+  p.stats = time_device(space, o.warmup, o.reps, [&] {
+    map = Ordo::Impl::assemble_pattern("Ordo::KokkosKernels::coo2crs_pattern", space, t.m, t.n, row,
+                                       col, graph, views);
+  });
+  report.point(p);
+  report.point(Point{"coo2crs_pattern", "i32", o.dist, "ordo coo2crs", false, count, coo2crs,
+                     p.bytes, coo2crs.median_ms / p.stats.median_ms});
+  const std::int64_t nnz = pattern.entries.extent(0);
+  // The values in and out, the map (positions and entry starts) read.
+  const double bytes = double(count) * (8 + 4) + double(nnz) * 8 + double(nnz + 1) * 4;
+  Point r{"coo2crs_refill", "i32", o.dist, "ordo", true, count, {}, bytes, 1.0};
+  r.stats = time_device(space, o.warmup, o.reps, [&] {
+    Ordo::Impl::refill_values(space, map, data, pattern.values, false);
+  });
+  report.point(r);
+  if (o.check) {
+    check(host_copy(pattern.row_map) == host_copy(one_phase.row_map), "refill row map");
+    check(host_copy(pattern.entries) == host_copy(one_phase.entries), "refill column ids");
+    check(host_copy(pattern.values) == host_copy(one_phase.values), "refill values: coo2crs' bits");
+  }
+  const double refill_ms = r.stats.median_ms;
+  if (wanted(o, "copy")) {
+    const Stats c = time_copy(o, bytes);
+    report.point(Point{"coo2crs_refill", "i32", o.dist, "copy", true, count, c, bytes,
+                       c.median_ms / refill_ms});
+  }
+  report.point(Point{"coo2crs_refill", "i32", o.dist, "ordo coo2crs", true, count, coo2crs, bytes,
+                     coo2crs.median_ms / refill_ms});
+}
+
 void run_coo2crs_point(const Options& o, Report& report, int log2n) {
   const ExecSpace space;
   const Triplets t = make_triplets(o.dist, std::int64_t(1) << log2n, 17);
@@ -184,6 +234,7 @@ void run_coo2crs_point(const Options& o, Report& report, int log2n) {
     if (o.check) check_crs(expected, cub_result, "cub pipeline");
   }
 #endif
+  run_refill_point(o, report, t, row, col, data, result, p.stats);
 }
 
 // ---- scan_by_key ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,6 +18,37 @@ namespace {
 
 using namespace OrdoTest;
 
+// The triplets' values replaced by others (the refills' second value array).
+template <class R, class C, class V>
+Triplets<R, C, V> with_new_values(Triplets<R, C, V> t) {
+  std::reverse(t.data.begin(), t.data.end());
+  return t;
+}
+
+// The pattern of t with its map in Views of its own (Ordo::KokkosKernels::coo2crs_pattern's way).
+template <class R, class C, class V>
+struct Pattern {
+  DeviceView<C> row_map;
+  DeviceView<R> entries;
+  Ordo::Impl::AssemblyMapViews<ExecSpace::memory_space> map;
+};
+
+template <class R, class C, class V>
+Pattern<R, C, V> pattern_of(const Triplets<R, C, V>& t) {
+  Pattern<R, C, V> p;
+  const auto graph = [&](std::int64_t nnz) {
+    p.row_map = DeviceView<C>("row_map", t.m + 1);
+    p.entries = DeviceView<R>("entries", nnz);
+    return p;
+  };
+  Ordo::Impl::assemble_pattern("assemble_pattern", ExecSpace(), t.m, t.n, to_device(t.row, "row"),
+                               to_device(t.col, "col"), graph, p.map);
+  return p;
+}
+
+// The one-phase assembly against the oracle, twice to the same bits; then the two phases: the
+// pattern alone, refilled (insert) with the same values (the one-phase call's bits) and with new
+// ones (the oracle's), and added to (each entry the insert's value plus the new sum, bit for bit).
 template <class R, class C, class V>
 void check_assembly(const Triplets<R, C, V>& t) {
   const auto a = assemble(t);
@@ -30,6 +62,23 @@ void check_assembly(const Triplets<R, C, V>& t) {
   const auto again =
       Ordo::Impl::assemble_crs<Arrays>("assemble_crs", ExecSpace(), t.m, t.n, row, col, data);
   EXPECT_TRUE(bitwise_equal(to_host(crs.values), to_host(again.values))) << "the same bits";
+
+  const auto p = pattern_of(t);
+  const DeviceView<V> values("values", p.entries.extent(0));
+  Ordo::Impl::refill_values(ExecSpace(), p.map.map(), data, values, false);
+  expect_crs(a, p.row_map, p.entries, values);
+  EXPECT_TRUE(bitwise_equal(to_host(crs.values), to_host(values))) << "refill: coo2crs' bits";
+  const auto u = with_new_values(t);
+  const auto new_data = to_device(u.data, "new data");
+  const DeviceView<V> added("added", p.entries.extent(0));
+  Kokkos::deep_copy(added, values);
+  Ordo::Impl::refill_values(ExecSpace(), p.map.map(), new_data, values, false);
+  Ordo::Impl::refill_values(ExecSpace(), p.map.map(), new_data, added, true);
+  expect_crs(assemble(u), p.row_map, p.entries, values);
+  const auto first = to_host(crs.values), second = to_host(values);
+  std::vector<V> sums(first.size());
+  for (std::size_t k = 0; k < sums.size(); ++k) sums[k] = first[k] + second[k];
+  EXPECT_TRUE(bitwise_equal(sums, to_host(added))) << "refill, add: the value plus the new sum";
 }
 
 TEST(Assembly, RandomAndFemTriplets) {
@@ -57,8 +106,8 @@ TEST(Assembly, ShapesDroppedAndWideIndices) {
   }
 }
 
-// Runs longer than the walk's limit (AssemblyTuning): the sums go to reduce_by_key.
-TEST(Assembly, LongRunsTakeTheReduction) {
+// Entries of more triplets than the walk's limit (AssemblyTuning): a team sums each.
+TEST(Assembly, LongEntriesTakeATeam) {
   using Tuning = Ordo::Impl::AssemblyTuning<ExecSpace>;
   for (std::int64_t len : {Tuning::walk_limit, Tuning::walk_limit + 1, std::int64_t(70001)}) {
     auto t = random_triplets<int, int, double>(50, 50, 3000, 5);

@@ -4,7 +4,9 @@
 // 1-D bar of `elements` linear elements adds its 2 x 2 block [1 -1; -1 1] to the rows and columns
 // of its two nodes: the triplets repeat every interior diagonal entry twice, and coo2crs sums them
 // into the tridiagonal matrix (2 on the interior diagonal, 1 at both ends, -1 beside it). Checks
-// every row; then crs2coo gives the assembled triplets back.
+// every row; then crs2coo gives the assembled triplets back. Last, the way a time-stepping code
+// assembles: the pattern once from the indices (coo2crs_pattern), then each step's element values
+// refilled into the same matrix in one pass (coo2crs_refill; here the values doubled each step).
 #include <Ordo_KokkosKernels.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -47,7 +49,25 @@ int main(int argc, char* argv[]) {
       bad);
   const auto triplets = Ordo::KokkosKernels::crs2coo(A);
   if (triplets.data().extent(0) != std::size_t(A.nnz())) ++bad;
-  std::printf("coo2crs: %d elements, %d x %d matrix of %d entries, %s\n", elements, nodes, nodes,
-              int(A.nnz()), bad ? "WRONG" : "ok");
+
+  const auto pattern = Ordo::KokkosKernels::coo2crs_pattern(nodes, nodes, row, col);
+  const auto B = Ordo::KokkosKernels::coo2crs(pattern, value);
+  for (int step = 1; step <= 3; ++step) {
+    Kokkos::parallel_for(
+        "example::new_values", 4 * elements, KOKKOS_LAMBDA(int i) { value(i) *= 2; });
+    Ordo::KokkosKernels::coo2crs_refill(pattern, value, B);
+    const auto b = B.values;
+    const double scale = double(1 << step);
+    int wrong = 0;
+    Kokkos::parallel_reduce(
+        "example::check_refill", A.nnz(),
+        KOKKOS_LAMBDA(int k, int& w) {
+          if (b(k) != scale * values(k)) ++w;
+        },
+        wrong);
+    bad += wrong;
+  }
+  std::printf("coo2crs: %d elements, %d x %d matrix of %d entries, refilled 3 times: %s\n",
+              elements, nodes, nodes, int(A.nnz()), bad ? "WRONG" : "ok");
   return bad != 0;
 }

@@ -6,7 +6,8 @@
 // sort, and its coo2crs and crs2coo on Ordo's sort by two keys and runs, with the same names, forms
 // and results, so that a call of KokkosSparse::sort_crs_matrix, sort_crs_graph,
 // sort_and_merge_matrix, sort_and_merge_graph, coo2crs or crs2coo becomes Ordo's by its namespace
-// (coo2crs and crs2coo: see their comments below). The CRS sorts:
+// (coo2crs, crs2coo and the assembly in two phases: Ordo_KokkosKernelsCoo.hpp, included here). The
+// CRS sorts:
 //   sort_crs_matrix(A), sort_crs_matrix(space, A)
 //   sort_crs_matrix(rowmap, entries, values[, num_cols]), (space, rowmap, ...), and
 //     sort_crs_matrix<ExecSpace[, RowMap, Entries, Values]>(rowmap, entries, values[, num_cols])
@@ -34,12 +35,10 @@
 // it only to read back the check of the row offsets (and, for sort_and_merge, the merged size); the
 // forms without one run on the execution space of the matrix, graph or entries and fence it.
 
+#include <Ordo_KokkosKernelsCoo.hpp>
 #include <Ordo_SegmentedSort.hpp>
-#include <impl/Ordo_Crs2CooImpl.hpp>
 #include <impl/Ordo_KokkosKernelsImpl.hpp>
-#include <impl/device/Ordo_AssemblyImpl.hpp>
 
-#include <KokkosSparse_CooMatrix.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -284,121 +283,6 @@ Graph sort_and_merge_graph(const Graph& G,
   Graph merged = Ordo::KokkosKernels::sort_and_merge_graph(space, G, num_cols);
   space.fence("Ordo::KokkosKernels::sort_and_merge_graph: fence");
   return merged;
-}
-
-// ---- coo2crs and crs2coo ---------------------------------------------------------------------
-
-/// The matrix coo2crs returns: Kokkos Kernels' type (values of data's type, ordinals of row's,
-/// offsets of col's, on the space).
-template <class ExecSpace, class RowView, class ColView, class DataView>
-using Coo2CrsMatrix = KokkosSparse::CrsMatrix<typename DataView::non_const_value_type,
-                                              typename RowView::non_const_value_type, ExecSpace,
-                                              void, typename ColView::non_const_value_type>;
-
-/// The m x n CRS matrix of the triplets (row(i), col(i), data(i)) on `space`, as
-/// KokkosSparse::coo2crs builds it: repeated (row, column) pairs summed into one entry, column ids
-/// ascending in each row, triplets with a negative row or column dropped. The sums run in the
-/// triplets' input order for each entry, so a floating-point matrix has the same bits on every
-/// run (Kokkos Kernels' atomic sums do not). Errors (std::invalid_argument, before the matrix is
-/// allocated, found by the first pass over the triplets; Kokkos Kernels aborts): Views of
-/// different lengths, m or n negative, a triplet with a row of m or more or a column of n or more
-/// (the message names the first). The inputs are left as they are. One sort of the (row, column)
-/// pairs packed into one word (perf_tests/README.md). Synchronization: fences `space` to read back
-/// the census and the number of entries.
-template <class ExecSpace, class DimType, class RowView, class ColView, class DataView,
-          std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace> && Kokkos::is_view_v<RowView>,
-                           int> = 0>
-Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView> coo2crs(const ExecSpace& space, DimType m,
-                                                             DimType n, const RowView& row,
-                                                             const ColView& col,
-                                                             const DataView& data) {
-  constexpr const char* fn = "Ordo::KokkosKernels::coo2crs";
-  const Ordo::Impl::Region region(fn);
-  Ordo::Impl::static_check_views<ExecSpace, RowView, ColView, DataView>();
-  static_assert(std::is_integral_v<typename RowView::value_type> &&
-                    std::is_integral_v<typename ColView::value_type>,
-                "Ordo::KokkosKernels::coo2crs: row and col hold integer indices");
-  static_assert(std::is_integral_v<DimType>, "Ordo::KokkosKernels::coo2crs: m and n are integers");
-  Ordo::Impl::check_size_equal(fn, "col", col, row.extent(0), "one column per row index");
-  Ordo::Impl::check_size_equal(fn, "data", data, row.extent(0), "one value per row index");
-  if (Ordo::Impl::negative_index(m) || Ordo::Impl::negative_index(n)) {
-    Ordo::Impl::fail(
-        fn, "m = " + std::to_string(m) + " and n = " + std::to_string(n) + " must not be negative");
-  }
-  Ordo::Impl::check_all_reachable<ExecSpace>(fn, "row", row, "col", col, "data", data);
-  using Row = typename RowView::non_const_value_type;
-  using Col = typename ColView::non_const_value_type;
-  using V = typename DataView::non_const_value_type;
-  const Ordo::Impl::WorkspaceReservation reservation(fn, space, [&] {
-    return Ordo::Impl::assemble_crs_bound<ExecSpace, Row, Col, V>(std::int64_t(row.extent(0)));
-  });
-  using Matrix = Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView>;
-  using Arrays = Ordo::Impl::CrsArrays<typename Matrix::row_map_type::non_const_type,
-                                       typename Matrix::index_type::non_const_type,
-                                       typename Matrix::values_type::non_const_type>;
-  const auto crs =
-      Ordo::Impl::assemble_crs<Arrays>(fn, space, std::int64_t(m), std::int64_t(n), row, col, data);
-  using Ordinal = typename Matrix::ordinal_type;
-  return Matrix("Ordo::coo2crs", Ordinal(m), Ordinal(n),
-                typename Matrix::size_type(crs.entries.extent(0)), crs.values, crs.row_map,
-                crs.entries);
-}
-
-/// coo2crs on data's execution space (KokkosSparse::coo2crs's form). Fences it.
-template <class DimType, class RowView, class ColView, class DataView,
-          std::enable_if_t<std::is_integral_v<DimType> && Kokkos::is_view_v<RowView>, int> = 0>
-auto coo2crs(DimType m, DimType n, const RowView& row, const ColView& col, const DataView& data) {
-  using ExecSpace = typename DataView::execution_space;
-  const ExecSpace space;
-  auto A = Ordo::KokkosKernels::coo2crs(space, m, n, row, col, data);
-  space.fence("Ordo::KokkosKernels::coo2crs: fence");
-  return A;
-}
-
-/// coo2crs of a KokkosSparse::CooMatrix.
-template <class ScalarType, class OrdinalType, class Device, class MemoryTraits, class SizeType>
-auto coo2crs(
-    const KokkosSparse::CooMatrix<ScalarType, OrdinalType, Device, MemoryTraits, SizeType>& coo) {
-  return Ordo::KokkosKernels::coo2crs(coo.numRows(), coo.numCols(), coo.row(), coo.col(),
-                                      coo.data());
-}
-
-/// The triplets of a CRS matrix (KokkosSparse::crs2coo): entry k's row (the row that holds it),
-/// column id and value, in the matrix's order. Errors (std::invalid_argument): a row map that does
-/// not start at 0, decreases, or ends elsewhere than nnz; col_ids or vals shorter than nnz. Fences
-/// values' execution space.
-template <class OrdinalType, class SizeType, class ValView, class RowMapView, class ColIdView>
-auto crs2coo(OrdinalType nrows, OrdinalType ncols, SizeType nnz, const ValView& vals,
-             const RowMapView& row_map, const ColIdView& col_ids) {
-  constexpr const char* fn = "Ordo::KokkosKernels::crs2coo";
-  const Ordo::Impl::Region region(fn);
-  using ExecSpace = typename ValView::execution_space;
-  using Coo = KokkosSparse::CooMatrix<typename ValView::value_type, OrdinalType, ExecSpace>;
-  const ExecSpace space;
-  Ordo::Impl::check_size_equal(fn, "row_map", row_map, std::size_t(nrows) + 1,
-                               "one offset per row and one more");
-  Ordo::Impl::check_size_at_least(fn, "col_ids", col_ids, std::size_t(nnz));
-  Ordo::Impl::check_size_at_least(fn, "vals", vals, std::size_t(nnz));
-  const typename Coo::row_view rows(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::crs2coo::row"), nnz);
-  const typename Coo::column_view cols(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::crs2coo::col"), nnz);
-  const Kokkos::View<typename ValView::non_const_value_type*, Kokkos::LayoutRight, ExecSpace> data(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::crs2coo::data"), nnz);
-  Impl::rows_of_entries(fn, space, row_map, rows);
-  const auto first = Kokkos::make_pair(std::size_t(0), std::size_t(nnz));
-  Kokkos::deep_copy(space, cols, Kokkos::subview(col_ids, first));
-  Kokkos::deep_copy(space, data, Kokkos::subview(vals, first));
-  space.fence("Ordo::KokkosKernels::crs2coo: fence");
-  return Coo(nrows, ncols, rows, cols, data);
-}
-
-/// crs2coo of a KokkosSparse::CrsMatrix.
-template <class ScalarType, class OrdinalType, class Device, class MemoryTraits, class SizeType>
-auto crs2coo(
-    const KokkosSparse::CrsMatrix<ScalarType, OrdinalType, Device, MemoryTraits, SizeType>& A) {
-  return Ordo::KokkosKernels::crs2coo(A.numRows(), A.numCols(), A.nnz(), A.values, A.graph.row_map,
-                                      A.graph.entries);
 }
 
 }  // namespace Ordo::KokkosKernels

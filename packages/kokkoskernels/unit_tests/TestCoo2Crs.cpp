@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Ordo::KokkosKernels::coo2crs and crs2coo against a sequential std::map assembly and against
-// KokkosSparse::coo2crs and crs2coo on the same triplets.
+// KokkosSparse::coo2crs and crs2coo on the same triplets; the assembly in two phases
+// (coo2crs_pattern, coo2crs_refill) against the oracle and the one-phase call.
 
 #include "Ordo_TestBackend.hpp"
 #include "Ordo_TestOracle.hpp"
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -74,6 +76,93 @@ void check_coo2crs(const Triplets<R, C, V>& t, bool upstream) {
       EXPECT_EQ(to_host(KokkosSparse::crs2coo(copy).row()), to_host(coo.row()));
     }
   }
+}
+
+// The two phases: the pattern once, the matrix from it (coo2crs' arrays and bits), refilled with
+// new values several times (insert: the oracle's matrix and coo2crs' bits of the new triplets;
+// the pattern's graph untouched), then added to (each entry its value plus the sum, bit for bit).
+template <class R, class C, class V>
+void check_refill(const Triplets<R, C, V>& t) {
+  auto [row, col, data] = device_triplets(t);
+  const ExecSpace space;
+  const auto one = Ordo::KokkosKernels::coo2crs(space, R(t.m), R(t.n), row, col, data);
+  const auto pattern = Ordo::KokkosKernels::coo2crs_pattern(space, R(t.m), R(t.n), row, col);
+  ASSERT_EQ(pattern.triplets(), std::int64_t(t.row.size()));
+  const auto A = Ordo::KokkosKernels::coo2crs(space, pattern, data);
+  static_assert(std::is_same_v<std::decay_t<decltype(A)>, std::decay_t<decltype(one)>>,
+                "the matrix type of the one-phase call");
+  EXPECT_EQ(to_host(A.graph.row_map), to_host(one.graph.row_map));
+  EXPECT_EQ(to_host(A.graph.entries), to_host(one.graph.entries));
+  EXPECT_TRUE(bitwise_equal(to_host(one.values), to_host(A.values))) << "coo2crs' bits";
+  EXPECT_EQ(A.graph.entries.data(), pattern.entries.data()) << "the pattern's graph, shared";
+  auto u = t;
+  for (int step = 0; step < 3; ++step) {
+    std::rotate(u.data.begin(), u.data.begin() + (u.data.empty() ? 0 : 1), u.data.end());
+    const auto new_data = to_device(u.data, "new data");
+    Ordo::KokkosKernels::coo2crs_refill(space, pattern, new_data, A);
+    expect_crs(assemble(u), A.graph.row_map, A.graph.entries, A.values);
+    const auto fresh = Ordo::KokkosKernels::coo2crs(space, R(t.m), R(t.n), row, col, new_data);
+    EXPECT_TRUE(bitwise_equal(to_host(fresh.values), to_host(A.values))) << "step " << step;
+  }
+  const auto before = to_host(A.values), sums = to_host(one.values);
+  Ordo::KokkosKernels::coo2crs_refill(pattern, data, A, Ordo::KokkosKernels::Refill::add);
+  std::vector<V> added(before.size());
+  for (std::size_t k = 0; k < added.size(); ++k) added[k] = before[k] + sums[k];
+  EXPECT_TRUE(bitwise_equal(added, to_host(A.values))) << "add: the value plus the sum";
+  EXPECT_EQ(to_host(row), t.row) << "the input is left as it was";
+}
+
+TEST(Coo2Crs, PatternAndRefill) {
+  for (std::size_t count : {std::size_t(1), std::size_t(1000), std::size_t(30000)}) {
+    check_refill(random_triplets<int, int, double>(500, 700, count, 6));
+    check_refill(random_triplets<std::int64_t, std::int64_t, float>(300, 90, count, 7));
+    check_refill(random_triplets<int, std::size_t, std::int64_t>(40, 5000, count, 8));
+    check_refill(random_triplets<int, int, Kokkos::complex<double>>(64, 64, count, 9));
+  }
+  check_refill(random_triplets<int, int, double>(1 << 16, 1 << 16, large_size(), 10));
+  check_refill(fem_triplets(1000, 4));
+  using T = Triplets<int, int, double>;
+  check_refill(T{0, 0, {}, {}, {}});
+  check_refill(T{5, 3, {}, {}, {}});
+  check_refill(T{9, 9, {4, 5, -1, 4}, {1, 1, 1, 1}, {1, 2, 3, 4}});  // empty rows, a dropped one
+  check_refill(T{4, 4, {-1, -2}, {0, 0}, {1, 2}});                   // every triplet dropped
+  using W = Triplets<std::int64_t, std::int64_t, double>;            // the chained way
+  const std::int64_t wide = std::int64_t(1) << 62;
+  check_refill(W{4, wide, {3, 0, -1, 3, 1}, {wide - 1, 5, 2, wide - 1, 0}, {1, 2, 3, 4, 5}});
+  // Entries of more triplets than a thread walks (a team sums them).
+  for (std::int64_t len : {std::int64_t(1025), std::int64_t(40001)}) {
+    auto t = random_triplets<int, int, double>(50, 50, 3000, 11);
+    for (std::int64_t k = 0; k < len; ++k) {
+      t.row.push_back(int(k % 2 ? 7 : 30));
+      t.col.push_back(11);
+      t.data.push_back(double(k % 13) / 7);
+    }
+    check_refill(t);
+  }
+}
+
+TEST(Coo2Crs, RefillErrorsLeaveTheMatrix) {
+  const auto row = to_device(std::vector<int>{0, 1, 1, 2});
+  const auto col = to_device(std::vector<int>{0, 1, 1, 3});
+  const auto data = to_device(std::vector<double>{1, 2, 3, 4});
+  const auto pattern = Ordo::KokkosKernels::coo2crs_pattern(4, 4, row, col);
+  const auto A = Ordo::KokkosKernels::coo2crs(ExecSpace(), pattern, data);
+  const auto before = to_host(A.values);
+  const auto shorter = to_device(std::vector<double>{1, 2, 3});
+  const auto wrong = error_of([&] { Ordo::KokkosKernels::coo2crs_refill(pattern, shorter, A); });
+  EXPECT_NE(wrong.find("data"), std::string::npos) << wrong;
+  // A matrix of another pattern (another number of entries).
+  const auto rows = to_device(std::vector<int>{0, 1, 2, 2});
+  const auto other = Ordo::KokkosKernels::coo2crs(4, 4, rows, col, data);
+  const auto shape = error_of([&] { Ordo::KokkosKernels::coo2crs_refill(pattern, data, other); });
+  EXPECT_NE(shape.find("entries"), std::string::npos) << shape;
+  EXPECT_TRUE(bitwise_equal(before, to_host(A.values))) << "the matrix unchanged";
+  EXPECT_NE(error_of([&] { Ordo::KokkosKernels::coo2crs(ExecSpace(), pattern, shorter); }),
+            "no exception");
+  const auto bad_row = to_device(std::vector<int>{0, 4});
+  const auto two = to_device(std::vector<int>{0, 0});
+  const auto past = error_of([&] { Ordo::KokkosKernels::coo2crs_pattern(4, 4, bad_row, two); });
+  EXPECT_NE(past.find("triplet 1 (row 4, column 0)"), std::string::npos) << past;
 }
 
 TEST(Coo2Crs, RandomTripletsEveryIndexType) {

@@ -131,13 +131,14 @@ struct RunsTuning {
   static constexpr std::int64_t host_chunk = std::int64_t(1) << 16;
 };
 
-// The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each run of
-// repeated (row, column) pairs where no run is longer than walk_limit (a serial walk); longer runs
-// send the sums to reduce_by_key. Random triplets with repeats of earlier ones hold runs of a few
-// hundred at 2^24 (the pairs repeated early gather copies).
+// The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each entry of
+// at most walk_limit triplets (a serial walk); a team of long_team threads each longer one (one
+// thread on host backends: the sequential order there). Random triplets with repeats of earlier
+// ones hold entries of a few hundred triplets at 2^24 (the pairs repeated early gather copies).
 template <class ExecSpace>
 struct AssemblyTuning {
   static constexpr std::int64_t walk_limit = 1024;
+  static constexpr int long_team = is_host_space_v<ExecSpace> ? 1 : 256;
 };
 
 // The joins' exclusive scan of counts on device backends: team_size threads a tile of

@@ -2,37 +2,37 @@
 #ifndef ORDO_IMPL_ASSEMBLYIMPL_HPP
 #define ORDO_IMPL_ASSEMBLYIMPL_HPP
 
-// Device level of the assembly of a CRS matrix from (row, column, value) triplets
-// (Ordo::KokkosKernels::coo2crs; packages/kokkoskernels wraps the arrays in its CrsMatrix):
-//   packed  where the row and column widths of m and n and one bit more (the word above the
-//           matrix's, for the dropped triplets: they sort last) fit one word of 32 or 64 bits:
-//           Ordo::coo2crs::pack    each triplet's (row, column) as one word, and the census of the
-//                                  indices in the same pass: the first triplet outside
-//                                  [0, m) x [0, n) (an error, raised before anything but the
-//                                  workspace is written) and how many have a negative index
-//                                  (dropped, as Kokkos Kernels drops them)
-//           the stable sort of the words with the values, out of place (the radix or vendor
-//           sort of the words' bits, SortOptions::key_bits), the runs' first positions (a
-//           compaction of the heads of the sorted words) and their number read back, the arrays
-//           allocated, then
-//           Ordo::coo2crs::write   the column ids, values and row map in one pass: a thread a
-//                                  run sums its values left to right (the input's order: the
-//                                  same bits every run, those of a sequential assembly), writes
-//                                  its column id and value, and fills the row map as bin_offsets
-//                                  does; where a run is longer than AssemblyTuning's walk_limit,
-//                                  reduce_by_key sums the runs (deterministic too) and the write
-//                                  runs again
-//   chained otherwise: the triplets copied with the same census (a flag for the dropped ones, the
-//           row, the column: Ordo::coo2crs::copy), sorted by the three keys
-//           (Ordo_SortMultiKeyImpl.hpp), each run numbered (Ordo::coo2crs::number), then the same
-//           sum and write
+// Device level of the assembly of a CRS matrix from (row, column, value) triplets, in two phases
+// (Ordo::KokkosKernels::coo2crs_pattern, then coo2crs_refill for each new value array; coo2crs
+// runs both; packages/kokkoskernels wraps the arrays in its CrsMatrix):
+//   the pattern, from the indices alone:
+//     packed   where the row and column widths of m and n and one bit more (the word above the
+//              matrix's, for the dropped triplets: they sort last) fit one word of 32 or 64 bits:
+//              Ordo::coo2crs::pack   each triplet's (row, column) as one word and its position,
+//                                    and the census of the indices in the same pass: the first
+//                                    triplet outside [0, m) x [0, n) (an error, raised before
+//                                    anything but the workspace is written) and how many have a
+//                                    negative index (dropped, as Kokkos Kernels drops them)
+//              the stable sort of the words with the positions, out of place (the radix or vendor
+//              sort of the words' bits, SortOptions::key_bits): perm, the triplets in the
+//              matrix's order
+//     chained  otherwise: the flag of the dropped triplets, the rows and the columns copied with
+//              the same census (Ordo::coo2crs::copy), perm the permutation of those three keys
+//              (Ordo_SortMultiKeyImpl.hpp)
+//     then     the entries' first positions in perm (a compaction of the heads of the sorted
+//              pairs) and their number read back, the row map and column ids allocated, and
+//              Ordo::coo2crs::write   the row map (as bin_offsets), the column ids and each
+//                                     entry's start, counting the entries of more than
+//                                     AssemblyTuning's walk_limit triplets (long: their ids by a
+//                                     compaction where there are any)
+//   the values, from a new value array: Ordo_AssemblyRefillImpl.hpp (one pass, no allocation)
 
 #include <Ordo_Comparators.hpp>
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_AssemblyRefillImpl.hpp>
 #include <impl/device/Ordo_CopyIfImpl.hpp>
-#include <impl/device/Ordo_RunsImpl.hpp>
 #include <impl/device/Ordo_SortBounds.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 #include <impl/device/Ordo_SortMultiKeyImpl.hpp>
@@ -58,15 +58,23 @@ struct CrsArrays {
   Values values;
 };
 
-// The assembly's buffers (slots of its own).
-enum class AssemblySlot : int {
-  keys,
-  sorted_keys,
-  sorted_values,
-  starts,
-  run_keys,
-  run_values,
-  count
+// The assembly's buffers (slots of its own). perm, starts and long_entries are the pattern's
+// map where assemble_crs keeps it in the workspace.
+enum class AssemblySlot : int { keys, positions, sorted_keys, heads, perm, long_entries, count };
+
+// The map in Views of its own, for a pattern kept across calls (assemble_pattern's store).
+template <class Memory>
+struct AssemblyMapViews {
+  using Index = Kokkos::View<std::uint32_t*, Memory>;
+  Index perm, starts, long_entries;
+  AssemblyIndex<Memory> operator()(AssemblySlot slot, std::int64_t size) {
+    Index& kept = slot == AssemblySlot::perm    ? perm
+                  : slot == AssemblySlot::heads ? starts
+                                                : long_entries;
+    kept = Index(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Ordo::coo2crs::map"), size);
+    return kept;
+  }
+  AssemblyMap<Memory> map() const { return {perm, starts, long_entries}; }
 };
 
 // Whether index x lies below bound (x may be of any integer type, bound >= 0), and whether it is
@@ -146,12 +154,13 @@ std::int64_t check_triplets(const std::string& label, const char* fn, const Exec
 }
 
 // Each triplet's (row, column) as one word, the row above the column's col_bits; `dropped` (the
-// word above every other) for a dropped triplet.
-template <class RowView, class ColView, class Keys>
+// word above every other) for a dropped triplet; and its position, the sort's value.
+template <class RowView, class ColView, class Keys, class Positions>
 struct PackTriplets {
   RowView row;
   ColView col;
   Keys keys;
+  Positions positions;
   int col_bits;
   typename Keys::non_const_value_type dropped;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
@@ -161,121 +170,138 @@ struct PackTriplets {
     // (A column of every bit of the word leaves the row 0: m is 1.)
     const Bits high = col_bits >= int(8 * sizeof(Bits)) ? Bits(0) : Bits(Bits(r) << col_bits);
     keys(i) = negative_index(r) || negative_index(c) ? dropped : Bits(high | Bits(c));
+    positions(i) = std::uint32_t(i);
   }
 };
 
-// The runs of sorted (row, column) pairs as the write pass reads them: run r's row, column and
-// summed value. value(r, too_long) may refuse (too_long set) where it would walk a long run.
-//   ReducedWords   the packed way after reduce_by_key: each run's word and sum
-//   WalkedWords    the packed way after the compaction of the runs' first positions: a thread
-//                  sums its run's values left to right (the triplets' input order), up to `limit`
-//   ReducedCopies  the chained way after reduce_by_key: each run's row, column and sum
-template <class Words>
-struct WordFields {
-  Words words;
-  int col_bits;
-  KOKKOS_INLINE_FUNCTION std::uint64_t row_of(std::uint64_t w) const {
-    return col_bits >= 64 ? 0 : w >> col_bits;
-  }
-  KOKKOS_INLINE_FUNCTION std::uint64_t col_of(std::uint64_t w) const {
-    return w & (col_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << col_bits) - 1);
-  }
-};
-
-template <class RunKeys, class RunValues>
-struct ReducedWords : WordFields<RunKeys> {
-  RunValues run_values;
-  ReducedWords(const RunKeys& k, int col_bits, const RunValues& v)
-      : WordFields<RunKeys>{k, col_bits}, run_values(v) {}
-  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
-    return this->row_of(std::uint64_t(this->words(r)));
-  }
-  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
-    return this->col_of(std::uint64_t(this->words(r)));
-  }
-  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
-};
-
-template <class SortedKeys, class SortedValues, class Starts>
-struct WalkedWords : WordFields<SortedKeys> {
-  SortedValues sorted_values;
-  Starts starts;  // starts(r): run r's first position in the sorted triplets
-  std::int64_t runs, count, limit;
-  WalkedWords(const SortedKeys& k, int col_bits, const SortedValues& v, const Starts& s,
-              std::int64_t runs_, std::int64_t count_, std::int64_t limit_)
-      : WordFields<SortedKeys>{k, col_bits},
-        sorted_values(v),
-        starts(s),
-        runs(runs_),
-        count(count_),
-        limit(limit_) {}
-  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const {
-    return this->row_of(std::uint64_t(this->words(starts(r))));
-  }
-  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const {
-    return this->col_of(std::uint64_t(this->words(starts(r))));
-  }
-  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int& too_long) const {
-    const std::int64_t first = starts(r), last = r + 1 < runs ? starts(r + 1) : count;
-    auto v = sorted_values(first);
-    if (last - first > limit) {
-      too_long = 1;
-      return v;
-    }
-    for (std::int64_t k = first + 1; k < last; ++k) v += sorted_values(k);
-    return v;
-  }
-};
-
-template <class Rows, class Cols, class RunValues>
-struct ReducedCopies {
+// The chained way's copies: the dropped flag, the row and the column of each triplet.
+template <class RowView, class ColView, class Flags, class Rows, class Cols>
+struct CopyTriplets {
+  RowView row;
+  ColView col;
+  Flags flags;
   Rows rows;
   Cols cols;
-  RunValues run_values;
-  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t r) const { return std::uint64_t(rows(r)); }
-  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t r) const { return std::uint64_t(cols(r)); }
-  KOKKOS_INLINE_FUNCTION auto value(std::int64_t r, int&) const { return run_values(r); }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const bool drop = negative_index(row(i)) || negative_index(col(i));
+    flags(i) = drop ? 1u : 0u;
+    rows(i) = drop ? 0 : row(i);
+    cols(i) = drop ? 0 : col(i);
+  }
 };
 
-// A compaction's emitter of the positions it keeps: starts(pos) = i. (Emitting each run's word
+// The sorted triplets as the pattern reads them: position k's row and column, and whether k
+// starts an entry (the first position, or a pair other than k - 1's; the dropped triplets, last,
+// make one run).
+//   SortedWords   the packed way: the sorted words
+//   SortedCopies  the chained way: the copies, through perm
+template <class Words>
+struct SortedWords {
+  Words words;
+  int col_bits;
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t k) const {
+    return col_bits >= 64 ? 0 : std::uint64_t(words(k)) >> col_bits;
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t k) const {
+    const std::uint64_t mask =
+        col_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << col_bits) - 1;
+    return std::uint64_t(words(k)) & mask;
+  }
+  KOKKOS_INLINE_FUNCTION bool head(std::int64_t k) const {
+    return k == 0 || words(k) != words(k - 1);
+  }
+};
+
+template <class Flags, class Rows, class Cols, class Perm>
+struct SortedCopies {
+  Flags flags;
+  Rows rows;
+  Cols cols;
+  Perm perm;
+  KOKKOS_INLINE_FUNCTION std::uint64_t row(std::int64_t k) const {
+    return std::uint64_t(rows(perm(k)));
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t col(std::int64_t k) const {
+    return std::uint64_t(cols(perm(k)));
+  }
+  KOKKOS_INLINE_FUNCTION bool head(std::int64_t k) const {
+    if (k == 0) return true;
+    const std::int64_t a = perm(k - 1), b = perm(k);
+    return flags(a) != flags(b) || rows(a) != rows(b) || cols(a) != cols(b);
+  }
+};
+
+// A compaction's selection of the positions that start an entry.
+template <class Sorted>
+struct SelectEntryHead {
+  Sorted sorted;
+  static constexpr bool by_value = false;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t k) const { return sorted.head(k); }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
+    return false;
+  }
+};
+
+// A compaction's selection of the long entries (more than `limit` triplets).
+template <class Memory>
+struct SelectLongEntry {
+  AssemblyIndex<Memory> starts;
+  std::int64_t limit;
+  static constexpr bool by_value = false;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t e) const {
+    return std::int64_t(starts(e + 1)) - std::int64_t(starts(e)) > limit;
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
+    return false;
+  }
+};
+
+// A compaction's emitter of the positions it keeps: out(pos) = i. (Emitting each run's word
 // beside its position made the compaction three times slower: 16-byte elements staged for every
 // input.)
-template <class Starts>
+template <class Out>
 struct EmitPosition {
   using value_type = std::int64_t;
   static constexpr int group = 1;
   static constexpr bool stores_in_place = true;
-  Starts starts;
+  Out out;
   bool aligned() const { return false; }
-  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return starts.extent(0); }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return out.extent(0); }
   KOKKOS_INLINE_FUNCTION value_type load(std::int64_t i) const { return i; }
   template <int G>
   KOKKOS_INLINE_FUNCTION void load_group(std::int64_t i, value_type* v) const {
     for (int g = 0; g < G; ++g) v[g] = i + g;
   }
   KOKKOS_INLINE_FUNCTION void store(std::int64_t pos, const value_type& v) const {
-    starts(pos) = typename Starts::non_const_value_type(v);
+    out(pos) = typename Out::non_const_value_type(v);
   }
 };
 
-// Position i in [0, nnz] writes the row map's entries for the rows in (row(i - 1), row(i)] (all
-// rows through m at i = nnz; the runs' rows ascend); i < nnz also writes entry i's column id and
-// value. Reduces whether a run was refused (too long to walk).
-template <class Runs, class RowMap, class Entries, class Values>
-struct WriteCrs {
-  Runs runs;
+// Position i in [0, nnz] writes the row map's entries for the rows in (row of entry i - 1, row of
+// entry i] (all rows through m at i = nnz; the entries' rows ascend) and starts(i) (heads(i): the
+// compaction's first positions; kept, the triplets not dropped, at i = nnz); i < nnz also writes
+// entry i's column id. starts may be heads itself (then only starts(nnz) is written). Counts the
+// long entries.
+template <class Sorted, class RowMap, class Entries, class Memory>
+struct WritePattern {
+  Sorted sorted;
   RowMap row_map;
   Entries entries;
-  Values values;
-  std::int64_t nnz, m;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, int& too_long) const {
-    const std::int64_t lo = i == 0 ? 0 : std::int64_t(runs.row(i - 1)) + 1;
-    const std::int64_t hi = i == nnz ? m : std::int64_t(runs.row(i));
+  AssemblyIndex<Memory> heads, starts;
+  std::int64_t nnz, m, kept, limit;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& longs) const {
+    const std::int64_t first = i < nnz ? std::int64_t(heads(i)) : kept;
+    const std::int64_t lo = i == 0 ? 0 : std::int64_t(sorted.row(heads(i - 1))) + 1;
+    const std::int64_t hi = i == nnz ? m : std::int64_t(sorted.row(first));
     using Offset = typename RowMap::non_const_value_type;
     for (std::int64_t b = lo; b <= hi && b <= m; ++b) row_map(b) = Offset(i);
+    if (i == nnz || starts.data() != heads.data()) starts(i) = std::uint32_t(first);
     if (i < nnz) {
-      entries(i) = typename Entries::non_const_value_type(runs.col(i));
-      values(i) = runs.value(i, too_long);
+      entries(i) = typename Entries::non_const_value_type(sorted.col(first));
+      const std::int64_t next = i + 1 < nnz ? std::int64_t(heads(i + 1)) : kept;
+      if (next - first > limit) ++longs;
     }
   }
 };
@@ -283,168 +309,121 @@ struct WriteCrs {
 // The bits of x (>= 0).
 inline int width_of(std::int64_t x) { return int(Kokkos::bit_width(std::uint64_t(x))); }
 
-// The chained way's copies: the dropped flag, the row, the column and the value of each triplet.
-template <class RowView, class ColView, class DataView, class Flags, class Rows, class Cols,
-          class Vals>
-struct CopyTriplets {
-  RowView row;
-  ColView col;
-  DataView data;
-  Flags flags;
-  Rows rows;
-  Cols cols;
-  Vals vals;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const bool drop = negative_index(row(i)) || negative_index(col(i));
-    flags(i) = drop ? 1u : 0u;
-    rows(i) = drop ? 0 : row(i);
-    cols(i) = drop ? 0 : col(i);
-    vals(i) = data(i);
-  }
-};
-
-// Each sorted triplet's run number: the heads of (flag, row, column) up to it, less one.
-template <class Flags, class Rows, class Cols, class Ids>
-struct NumberRuns {
-  Flags flags;
-  Rows rows;
-  Cols cols;
-  Ids ids;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::uint64_t& heads, bool final) const {
-    const bool head =
-        i == 0 || flags(i) != flags(i - 1) || rows(i) != rows(i - 1) || cols(i) != cols(i - 1);
-    if (head) ++heads;
-    if (final) ids(i) = heads - 1;
-  }
-};
-
-// The CRS arrays of a matrix of m rows and nnz entries.
-template <class Arrays, class ExecSpace>
-Arrays allocate_crs(const ExecSpace& space, std::int64_t m, std::int64_t nnz) {
-  auto alloc = [&](const char* label) {
-    return Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label));
-  };
-  return Arrays{typename Arrays::RowMap(alloc("Ordo::coo2crs::row_map"), m + 1),
-                typename Arrays::Entries(alloc("Ordo::coo2crs::entries"), nnz),
-                typename Arrays::Values(alloc("Ordo::coo2crs::values"), nnz)};
-}
-
-// Writes the arrays from the runs; false where a run was refused (nothing is then complete).
-template <class ExecSpace, class Arrays, class Runs>
-bool write_crs(const ExecSpace& space, std::int64_t m, const Runs& runs, const Arrays& crs) {
-  const std::int64_t nnz = crs.entries.extent(0);
-  int too_long = 0;
-  Kokkos::parallel_reduce(
-      "Ordo::coo2crs::write",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz + 1),
-      WriteCrs<Runs, typename Arrays::RowMap, typename Arrays::Entries, typename Arrays::Values>{
-          runs, crs.row_map, crs.entries, crs.values, nnz, m},
-      Kokkos::BOr<int>(too_long));
-  return too_long == 0;
-}
-
-template <class Arrays, class ExecSpace, class RowView, class ColView, class DataView>
-Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
-                    const RowView& row, const ColView& col, const DataView& data) {
-  using V = typename DataView::non_const_value_type;
+// The pattern of the triplets (row(i), col(i)) in an m x n matrix: graph(nnz) allocates the row
+// map and column ids and returns them (an object with row_map and entries), store(slot, size) the
+// map's arrays (AssemblyIndex: in the workspace, or AssemblyMapViews); returns the map.
+// Throws naming the first triplet out of range (the caller's Views unchanged, nothing allocated
+// but the workspace).
+template <class ExecSpace, class RowView, class ColView, class Graph, class Store>
+AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
+    const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n, const RowView& row,
+    const ColView& col, const Graph& graph, Store& store) {
+  using Memory = typename ExecSpace::memory_space;
   const std::int64_t count = row.extent(0);
   const auto total = workspace<std::int64_t>(space, 1, AssemblySlot::count);
+  const auto heads = workspace<std::uint32_t>(space, count + 1, AssemblySlot::heads);
+  AssemblyMap<Memory> map;
+  map.perm = store(AssemblySlot::perm, count);
+  // The heads of the sorted pairs, the arrays allocated, and the pattern written from the sorted
+  // triplets.
+  auto write = [&](const auto& sorted, std::int64_t dropped) {
+    compact_dispatch(space, count, SelectEntryHead<std::decay_t<decltype(sorted)>>{sorted},
+                     EmitPosition<decltype(heads)>{heads}, total);
+    const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
+    const std::int64_t nnz = runs - (dropped > 0 ? 1 : 0);
+    const auto arrays = graph(nnz);
+    map.starts = store(AssemblySlot::heads, nnz + 1);
+    const std::int64_t limit = AssemblyTuning<ExecSpace>::walk_limit;
+    std::int64_t longs = 0;
+    Kokkos::parallel_reduce(
+        "Ordo::coo2crs::write",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz + 1),
+        WritePattern<std::decay_t<decltype(sorted)>, decltype(arrays.row_map),
+                     decltype(arrays.entries), Memory>{sorted, arrays.row_map, arrays.entries,
+                                                       heads, map.starts, nnz, m, count - dropped,
+                                                       limit},
+        longs);
+    map.long_entries = store(AssemblySlot::long_entries, longs);
+    if (longs > 0) {
+      compact_dispatch(space, nnz, SelectLongEntry<Memory>{map.starts, limit},
+                       EmitPosition<AssemblyIndex<Memory>>{map.long_entries}, total);
+    }
+  };
   const int row_bits = width_of(m > 0 ? m - 1 : 0), col_bits = width_of(n > 0 ? n - 1 : 0);
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   // The dropped triplets take the word 2^(row_bits + col_bits), above the matrix's: one bit more.
   const int word_bits = row_bits + col_bits + 1;
   if (word_bits <= 64) {
-    Arrays result;
     with_packed_bits(word_bits, [&](auto word) {
       using Bits = decltype(word);
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
+      const auto positions = workspace<std::uint32_t>(space, count, AssemblySlot::positions);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
-      const auto sorted_values = workspace<V>(space, count, AssemblySlot::sorted_values);
-      const auto run_words = workspace<Bits>(space, count, AssemblySlot::run_keys);
-      const auto starts = workspace<std::int64_t>(space, count, AssemblySlot::starts);
-      const std::int64_t dropped =
-          check_triplets("Ordo::coo2crs::pack", fn, space, m, n, row, col,
-                         PackTriplets<RowView, ColView, decltype(keys)>{
-                             row, col, keys, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
+      const std::int64_t dropped = check_triplets(
+          "Ordo::coo2crs::pack", fn, space, m, n, row, col,
+          PackTriplets<RowView, ColView, decltype(keys), decltype(positions)>{
+              row, col, keys, positions, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
       SortOptions known;  // the vendor sort sorts the words' bits only
       known.key_bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
-      stable_sort_by_key_into(space, keys, data, sorted_keys, sorted_values, Ordo::less<>{}, known);
-      // The runs' first positions, then each run walked by a thread (deterministic: the input's
-      // order); a run longer than the walk's limit sends the sums to reduce_by_key.
-      compact_dispatch(space, count, SelectRunHead<decltype(sorted_keys), less<>>{sorted_keys, {}},
-                       EmitPosition<decltype(starts)>{starts}, total);
-      const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
-      result = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
-      const WalkedWords<decltype(sorted_keys), decltype(sorted_values), decltype(starts)> walked(
-          sorted_keys, col_bits, sorted_values, starts, runs, count,
-          AssemblyTuning<ExecSpace>::walk_limit);
-      if (write_crs(space, m, walked, result)) return;
-      const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
-      reduce_by_key_dispatch(fn, space, sorted_keys, sorted_values, run_words, run_values,
-                             Ordo::plus<>{}, Ordo::less<>{}, total);
-      write_crs(
-          space, m,
-          ReducedWords<decltype(run_words), decltype(run_values)>(run_words, col_bits, run_values),
-          result);
+      stable_sort_by_key_into(space, keys, positions, sorted_keys, map.perm, Ordo::less<>{}, known);
+      write(SortedWords<decltype(sorted_keys)>{sorted_keys, col_bits}, dropped);
     });
-    return result;
+    return map;
   }
   using Row = typename RowView::non_const_value_type;
   using Col = typename ColView::non_const_value_type;
   const auto flags = workspace<std::uint32_t>(space, count, AssemblySlot::keys);
-  const auto rows = workspace<Row>(space, count, AssemblySlot::sorted_keys);
-  const auto cols = workspace<Col>(space, count, AssemblySlot::run_keys);
-  const auto vals = workspace<V>(space, count, AssemblySlot::sorted_values);
+  const auto rows = workspace<Row>(space, count, AssemblySlot::positions);
+  const auto cols = workspace<Col>(space, count, AssemblySlot::sorted_keys);
   const std::int64_t dropped = check_triplets(
       "Ordo::coo2crs::copy", fn, space, m, n, row, col,
-      CopyTriplets<RowView, ColView, DataView, decltype(flags), decltype(rows), decltype(cols),
-                   decltype(vals)>{row, col, data, flags, rows, cols, vals});
-  multi_key_sort<Ordo::less<>>(space, PlainEnd<decltype(vals)>{vals}, SortOptions{}, flags, rows,
-                               cols);
-  // The runs numbered, summed, and each run's row and column from its first triplet.
-  const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> ids(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::ids"), count);
-  Kokkos::parallel_scan("Ordo::coo2crs::number", Range(space, 0, count),
-                        NumberRuns<decltype(flags), decltype(rows), decltype(cols), decltype(ids)>{
-                            flags, rows, cols, ids});
-  const auto run_values = workspace<V>(space, count, AssemblySlot::run_values);
-  const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> run_ids(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_ids"), count);
-  reduce_by_key_dispatch(fn, space, ids, vals, run_ids, run_values, Ordo::plus<>{}, Ordo::less<>{},
-                         total);
-  const std::int64_t runs = read_back<1>(space, total, std::string(fn) + ": fence")[0];
-  const Kokkos::View<Row*, typename ExecSpace::memory_space> run_rows(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_rows"), runs);
-  const Kokkos::View<Col*, typename ExecSpace::memory_space> run_cols(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Ordo::coo2crs::run_cols"), runs);
-  // Each run's row and column: those of its first triplet (unique_by_key's compaction).
-  auto firsts = [&](const auto& from, const auto& to) {
-    compact_dispatch(space, count, SelectRunHead<decltype(ids), less<>>{ids, {}},
-                     EmitKeyValue<decltype(ids), std::decay_t<decltype(from)>, decltype(run_ids),
-                                  std::decay_t<decltype(to)>>{ids, from, run_ids, to},
-                     total);
+      CopyTriplets<RowView, ColView, decltype(flags), decltype(rows), decltype(cols)>{
+          row, col, flags, rows, cols});
+  multi_key_permutation<Ordo::less<>>(space, map.perm, SortOptions{}, flags, rows, cols);
+  write(
+      SortedCopies<decltype(flags), decltype(rows), decltype(cols), AssemblyIndex<Memory>>{
+          flags, rows, cols, map.perm},
+      dropped);
+  return map;
+}
+
+// The CRS arrays of the triplets (row(i), col(i), data(i)) in an m x n matrix (coo2crs): the
+// pattern with its map in the workspace, then the values.
+template <class Arrays, class ExecSpace, class RowView, class ColView, class DataView>
+Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
+                    const RowView& row, const ColView& col, const DataView& data) {
+  Arrays crs;
+  const auto graph = [&](std::int64_t nnz) {
+    auto alloc = [&](const char* label) {
+      return Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label));
+    };
+    crs = Arrays{typename Arrays::RowMap(alloc("Ordo::coo2crs::row_map"), m + 1),
+                 typename Arrays::Entries(alloc("Ordo::coo2crs::entries"), nnz),
+                 typename Arrays::Values(alloc("Ordo::coo2crs::values"), nnz)};
+    return crs;
   };
-  firsts(rows, run_rows);
-  firsts(cols, run_cols);
-  const auto crs = allocate_crs<Arrays>(space, m, runs - (dropped > 0 ? 1 : 0));
-  write_crs(space, m,
-            ReducedCopies<decltype(run_rows), decltype(run_cols), decltype(run_values)>{
-                run_rows, run_cols, run_values},
-            crs);
+  const auto store = [&](AssemblySlot slot, std::int64_t size) {
+    return workspace<std::uint32_t>(space, size, slot);
+  };
+  const auto map = assemble_pattern(fn, space, m, n, row, col, graph, store);
+  refill_values(space, map, data, crs.values, false);
   return crs;
 }
 
-// The workspace of coo2crs on count triplets of rows Row, columns Col and values V: the larger
-// of the two ways' buffers, each with its sort's and its runs'.
-template <class ExecSpace, class Row, class Col, class V>
-std::size_t assemble_crs_bound(std::int64_t count) {
-  const std::size_t common = 2 * slot_bytes<V>(count) + slot_bytes<std::int64_t>(1) +
-                             compaction_bound<ExecSpace, V>(count);
-  const std::size_t packed = 3 * slot_bytes<std::uint64_t>(count) +
-                             sort_bound<ExecSpace, std::uint64_t, V, Ordo::less<>>(count, true);
+// The workspace of the pattern of count triplets of rows Row and columns Col (and of coo2crs,
+// whose map it holds): the larger of the two ways' buffers, each with its sort's, the heads and
+// the compactions'.
+template <class ExecSpace, class Row, class Col>
+std::size_t assemble_pattern_bound(std::int64_t count) {
+  const std::size_t common = slot_bytes<std::int64_t>(1) + slot_bytes<std::uint32_t>(count + 1) +
+                             2 * slot_bytes<std::uint32_t>(count) +
+                             compaction_bound<ExecSpace, std::int64_t>(count);
+  const std::size_t packed =
+      2 * slot_bytes<std::uint64_t>(count) + slot_bytes<std::uint32_t>(count) +
+      std::max(sort_bound<ExecSpace, std::uint32_t, std::uint32_t, Ordo::less<>>(count, true),
+               sort_bound<ExecSpace, std::uint64_t, std::uint32_t, Ordo::less<>>(count, true));
   const std::size_t chained =
       slot_bytes<std::uint32_t>(count) + slot_bytes<Row>(count) + slot_bytes<Col>(count) +
-      multi_key_sort_bound<ExecSpace, V, false, std::uint32_t, Row, Col>(count);
+      multi_key_sort_bound<ExecSpace, void, true, std::uint32_t, Row, Col>(count);
   return common + std::max(packed, chained);
 }
 

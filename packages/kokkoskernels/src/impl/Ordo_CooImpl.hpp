@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#ifndef ORDO_KOKKOSKERNELS_IMPL_CRS2COOIMPL_HPP
-#define ORDO_KOKKOSKERNELS_IMPL_CRS2COOIMPL_HPP
+#ifndef ORDO_KOKKOSKERNELS_IMPL_COOIMPL_HPP
+#define ORDO_KOKKOSKERNELS_IMPL_COOIMPL_HPP
 
-// crs2coo (Ordo_KokkosKernels.hpp): the row map checked (Ordo::crs2coo::check), each entry's row
-// by a binary search of the row map (Ordo::crs2coo::rows); the caller copies the column ids and
-// values. (coo2crs runs the core's assembly, src/impl/device/Ordo_AssemblyImpl.hpp.)
+// The triplet calls of Ordo_KokkosKernelsCoo.hpp. coo2crs and coo2crs_pattern: the checks of the
+// indices (the core's assembly does the rest, src/impl/device/Ordo_AssemblyImpl.hpp). crs2coo: the
+// row map checked (Ordo::crs2coo::check), each entry's row by a binary search of the row map
+// (Ordo::crs2coo::rows); the caller copies the column ids and values.
 
 #include <impl/core/Ordo_Checks.hpp>
+#include <impl/device/Ordo_AssemblyImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -14,6 +16,27 @@
 #include <string>
 
 namespace Ordo::KokkosKernels::Impl {
+
+// The checks of coo2crs and coo2crs_pattern on the indices (before anything is allocated).
+template <class ExecSpace, class DimType, class RowView, class ColView>
+void check_coo_indices(const char* fn, DimType m, DimType n, const RowView& row,
+                       const ColView& col) {
+  Ordo::Impl::static_check_views<ExecSpace, RowView, ColView>();
+  static_assert(std::is_integral_v<typename RowView::value_type> &&
+                    std::is_integral_v<typename ColView::value_type>,
+                "Ordo::KokkosKernels::coo2crs: row and col hold integer indices");
+  static_assert(std::is_integral_v<DimType>, "Ordo::KokkosKernels::coo2crs: m and n are integers");
+  Ordo::Impl::check_size_equal(fn, "col", col, row.extent(0), "one column per row index");
+  if (row.extent(0) >= (std::size_t(1) << 32) - 1) {
+    Ordo::Impl::fail(fn, "row has " + std::to_string(row.extent(0)) +
+                             " triplets, at most 2^32 - 2 are supported (they are sorted)");
+  }
+  if (Ordo::Impl::negative_index(m) || Ordo::Impl::negative_index(n)) {
+    Ordo::Impl::fail(
+        fn, "m = " + std::to_string(m) + " and n = " + std::to_string(n) + " must not be negative");
+  }
+  Ordo::Impl::check_all_reachable<ExecSpace>(fn, "row", row, "col", col);
+}
 
 // Position r in [0, nrows] of a row map that does not start at 0, decreases at r, or ends (r =
 // nrows) elsewhere than nnz.
