@@ -56,7 +56,9 @@ Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView> coo2crs(const ExecSpace& sp
   using Row = typename RowView::non_const_value_type;
   using Col = typename ColView::non_const_value_type;
   const Ordo::Impl::WorkspaceReservation reservation(fn, space, [&] {
-    return Ordo::Impl::assemble_pattern_bound<ExecSpace, Row, Col>(std::int64_t(row.extent(0)));
+    return Ordo::Impl::assemble_pattern_bound<ExecSpace, Row, Col,
+                                              typename DataView::non_const_value_type>(
+        std::int64_t(row.extent(0)));
   });
   using Matrix = Coo2CrsMatrix<ExecSpace, RowView, ColView, DataView>;
   using Arrays = Ordo::Impl::CrsArrays<typename Matrix::row_map_type::non_const_type,

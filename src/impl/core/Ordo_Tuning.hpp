@@ -139,6 +139,9 @@ template <class ExecSpace>
 struct AssemblyTuning {
   static constexpr std::int64_t walk_limit = 1024;
   static constexpr int long_team = is_host_space_v<ExecSpace> ? 1 : 256;
+  // coo2crs sorts the values with the words (not the positions) unless half the triplets lie
+  // within near_rows of the row before them (an input in row or element order).
+  static constexpr std::int64_t near_rows = 64;
 };
 
 // The joins' exclusive scan of counts on device backends: team_size threads a tile of

@@ -60,7 +60,16 @@ struct CrsArrays {
 
 // The assembly's buffers (slots of its own). perm, starts and long_entries are the pattern's
 // map where assemble_crs keeps it in the workspace.
-enum class AssemblySlot : int { keys, positions, sorted_keys, heads, perm, long_entries, count };
+enum class AssemblySlot : int {
+  keys,
+  positions,
+  sorted_keys,
+  heads,
+  perm,
+  sorted_values,
+  long_entries,
+  count
+};
 
 // The map in Views of its own, for a pattern kept across calls (assemble_pattern's store).
 template <class Memory>
@@ -89,8 +98,10 @@ KOKKOS_INLINE_FUNCTION bool index_below(I x, std::int64_t bound) {
   return !negative_index(x) && std::uint64_t(x) < std::uint64_t(bound);
 }
 
+// near: the triplets whose row lies within AssemblyTuning's near_rows of the row before them
+// (an input in row order, or element by element: a gather through perm reads neighbours).
 struct TripletCensus {
-  std::int64_t first_bad, dropped;
+  std::int64_t first_bad, dropped, near;
 };
 
 // The census of the triplets, taken as write(i) stores each one (the packed way's words, the
@@ -110,8 +121,13 @@ struct CheckTriplets {
   KOKKOS_INLINE_FUNCTION bool dropped(std::int64_t i) const {
     return negative_index(row(i)) || negative_index(col(i));
   }
+  std::int64_t near_rows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& v) const {
     write(i);
+    if (i > 0) {
+      const std::int64_t d = std::int64_t(row(i)) - std::int64_t(row(i - 1));
+      if (d <= near_rows && d >= -near_rows) ++v.near;
+    }
     if (past(i)) {
       v.first_bad = i < v.first_bad ? i : v.first_bad;
     } else if (dropped(i)) {
@@ -121,21 +137,24 @@ struct CheckTriplets {
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
     v.first_bad = INT64_MAX;  // a constant: std::numeric_limits is host code to nvcc
     v.dropped = 0;
+    v.near = 0;
   }
   KOKKOS_INLINE_FUNCTION void join(value_type& d, const value_type& s) const {
     d.first_bad = s.first_bad < d.first_bad ? s.first_bad : d.first_bad;
     d.dropped += s.dropped;
+    d.near += s.near;
   }
 };
 
-// write(i) for every triplet (into the workspace only), then the number of dropped triplets;
-// throws naming the first triplet out of range (the caller's Views unchanged, nothing allocated).
+// write(i) for every triplet (into the workspace only), then the census; throws naming the first
+// triplet out of range (the caller's Views unchanged, nothing allocated).
 template <class ExecSpace, class RowView, class ColView, class Write>
-std::int64_t check_triplets(const std::string& label, const char* fn, const ExecSpace& space,
-                            std::int64_t m, std::int64_t n, const RowView& row, const ColView& col,
-                            const Write& write) {
+TripletCensus check_triplets(const std::string& label, const char* fn, const ExecSpace& space,
+                             std::int64_t m, std::int64_t n, const RowView& row, const ColView& col,
+                             const Write& write) {
   TripletCensus census{};
-  const CheckTriplets<RowView, ColView, Write> check{row, col, m, n, write};
+  const CheckTriplets<RowView, ColView, Write> check{
+      row, col, m, n, write, AssemblyTuning<ExecSpace>::near_rows};
   Kokkos::parallel_reduce(
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, row.extent(0)),
@@ -150,7 +169,7 @@ std::int64_t check_triplets(const std::string& label, const char* fn, const Exec
     fail(fn, "triplet " + std::to_string(i) + " (row " + at(row) + ", column " + at(col) +
                  ") lies outside the " + std::to_string(m) + " x " + std::to_string(n) + " matrix");
   }
-  return census.dropped;
+  return census;
 }
 
 // Each triplet's (row, column) as one word, the row above the column's col_bits; `dropped` (the
@@ -309,15 +328,28 @@ struct WritePattern {
 // The bits of x (>= 0).
 inline int width_of(std::int64_t x) { return int(Kokkos::bit_width(std::uint64_t(x))); }
 
+// What assemble_pattern sorts with the words: the triplets' positions (the map's perm), or, given
+// CarriedValues (coo2crs) and an input out of row order (the census: fewer than half the
+// triplets near the row before them), the values themselves into `sorted` (map.values_sorted):
+// a gather through perm of values in random order reads a 32-byte sector a value, which costs
+// more than the values' bytes through the sort's passes.
+struct NoCarriedValues {};
+template <class DataView, class Sorted>
+struct CarriedValues {
+  DataView data;
+  Sorted sorted;
+};
+
 // The pattern of the triplets (row(i), col(i)) in an m x n matrix: graph(nnz) allocates the row
 // map and column ids and returns them (an object with row_map and entries), store(slot, size) the
 // map's arrays (AssemblyIndex: in the workspace, or AssemblyMapViews); returns the map.
 // Throws naming the first triplet out of range (the caller's Views unchanged, nothing allocated
 // but the workspace).
-template <class ExecSpace, class RowView, class ColView, class Graph, class Store>
+template <class ExecSpace, class RowView, class ColView, class Graph, class Store,
+          class Carry = NoCarriedValues>
 AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
     const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n, const RowView& row,
-    const ColView& col, const Graph& graph, Store& store) {
+    const ColView& col, const Graph& graph, Store& store, const Carry& carry = {}) {
   using Memory = typename ExecSpace::memory_space;
   const std::int64_t count = row.extent(0);
   const auto total = workspace<std::int64_t>(space, 1, AssemblySlot::count);
@@ -358,14 +390,24 @@ AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
       const auto keys = workspace<Bits>(space, count, AssemblySlot::keys);
       const auto positions = workspace<std::uint32_t>(space, count, AssemblySlot::positions);
       const auto sorted_keys = workspace<Bits>(space, count, AssemblySlot::sorted_keys);
-      const std::int64_t dropped = check_triplets(
+      const TripletCensus census = check_triplets(
           "Ordo::coo2crs::pack", fn, space, m, n, row, col,
           PackTriplets<RowView, ColView, decltype(keys), decltype(positions)>{
               row, col, keys, positions, col_bits, Bits(Bits(1) << (row_bits + col_bits))});
       SortOptions known;  // the vendor sort sorts the words' bits only
-      known.key_bits = row_bits + col_bits + (dropped > 0 ? 1 : 0);
-      stable_sort_by_key_into(space, keys, positions, sorted_keys, map.perm, Ordo::less<>{}, known);
-      write(SortedWords<decltype(sorted_keys)>{sorted_keys, col_bits}, dropped);
+      known.key_bits = row_bits + col_bits + (census.dropped > 0 ? 1 : 0);
+      if constexpr (!std::is_same_v<Carry, NoCarriedValues>) {
+        map.values_sorted = 2 * census.near < count;
+        if (map.values_sorted) {
+          stable_sort_by_key_into(space, keys, carry.data, sorted_keys, carry.sorted,
+                                  Ordo::less<>{}, known);
+        }
+      }
+      if (!map.values_sorted) {
+        stable_sort_by_key_into(space, keys, positions, sorted_keys, map.perm, Ordo::less<>{},
+                                known);
+      }
+      write(SortedWords<decltype(sorted_keys)>{sorted_keys, col_bits}, census.dropped);
     });
     return map;
   }
@@ -374,10 +416,12 @@ AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
   const auto flags = workspace<std::uint32_t>(space, count, AssemblySlot::keys);
   const auto rows = workspace<Row>(space, count, AssemblySlot::positions);
   const auto cols = workspace<Col>(space, count, AssemblySlot::sorted_keys);
-  const std::int64_t dropped = check_triplets(
-      "Ordo::coo2crs::copy", fn, space, m, n, row, col,
-      CopyTriplets<RowView, ColView, decltype(flags), decltype(rows), decltype(cols)>{
-          row, col, flags, rows, cols});
+  const std::int64_t dropped =
+      check_triplets(
+          "Ordo::coo2crs::copy", fn, space, m, n, row, col,
+          CopyTriplets<RowView, ColView, decltype(flags), decltype(rows), decltype(cols)>{
+              row, col, flags, rows, cols})
+          .dropped;
   multi_key_permutation<Ordo::less<>>(space, map.perm, SortOptions{}, flags, rows, cols);
   write(
       SortedCopies<decltype(flags), decltype(rows), decltype(cols), AssemblyIndex<Memory>>{
@@ -404,23 +448,38 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
   const auto store = [&](AssemblySlot slot, std::int64_t size) {
     return workspace<std::uint32_t>(space, size, slot);
   };
-  const auto map = assemble_pattern(fn, space, m, n, row, col, graph, store);
-  refill_values(space, map, data, crs.values, false);
+  using V = typename DataView::non_const_value_type;
+  const auto sorted = workspace<V>(space, row.extent(0), AssemblySlot::sorted_values);
+  const auto map = assemble_pattern(fn, space, m, n, row, col, graph, store,
+                                    CarriedValues<DataView, decltype(sorted)>{data, sorted});
+  if (map.values_sorted) {
+    refill_entries(space, map, sorted, crs.values, false);
+  } else {
+    refill_values(space, map, data, crs.values, false);
+  }
   return crs;
 }
 
-// The workspace of the pattern of count triplets of rows Row and columns Col (and of coo2crs,
-// whose map it holds): the larger of the two ways' buffers, each with its sort's, the heads and
-// the compactions'.
-template <class ExecSpace, class Row, class Col>
+// The workspace of the pattern of count triplets of rows Row and columns Col, and of coo2crs with
+// values V (void: the pattern alone), whose map and values it holds: the larger of the two ways'
+// buffers, each with its sort's, the heads and the compactions'.
+template <class ExecSpace, class Row, class Col, class V = void>
 std::size_t assemble_pattern_bound(std::int64_t count) {
-  const std::size_t common = slot_bytes<std::int64_t>(1) + slot_bytes<std::uint32_t>(count + 1) +
-                             2 * slot_bytes<std::uint32_t>(count) +
-                             compaction_bound<ExecSpace, std::int64_t>(count);
+  std::size_t common = slot_bytes<std::int64_t>(1) + slot_bytes<std::uint32_t>(count + 1) +
+                       2 * slot_bytes<std::uint32_t>(count) +
+                       compaction_bound<ExecSpace, std::int64_t>(count);
+  auto sort_of = [&](auto value) {
+    using S = decltype(value);
+    return std::max(sort_bound<ExecSpace, std::uint32_t, S, Ordo::less<>>(count, true),
+                    sort_bound<ExecSpace, std::uint64_t, S, Ordo::less<>>(count, true));
+  };
+  std::size_t sorts = sort_of(std::uint32_t{});
+  if constexpr (!std::is_void_v<V>) {
+    common += slot_bytes<V>(count);
+    sorts = std::max(sorts, sort_of(V{}));
+  }
   const std::size_t packed =
-      2 * slot_bytes<std::uint64_t>(count) + slot_bytes<std::uint32_t>(count) +
-      std::max(sort_bound<ExecSpace, std::uint32_t, std::uint32_t, Ordo::less<>>(count, true),
-               sort_bound<ExecSpace, std::uint64_t, std::uint32_t, Ordo::less<>>(count, true));
+      2 * slot_bytes<std::uint64_t>(count) + slot_bytes<std::uint32_t>(count) + sorts;
   const std::size_t chained =
       slot_bytes<std::uint32_t>(count) + slot_bytes<Row>(count) + slot_bytes<Col>(count) +
       multi_key_sort_bound<ExecSpace, void, true, std::uint32_t, Row, Col>(count);
