@@ -6,9 +6,9 @@
 // coo2crs      the assembly of ordo's Ordo::KokkosKernels::coo2crs (the core's assemble_crs: the
 //              same code, int indices, f64 values, the CRS arrays allocated in the call) from
 //              Triplets of --dist uniform (30% repeats) or fem:B (FEM blocks); baselines: a CUB
-//              pipeline (pack, cub::DeviceRadixSort::SortPairs of the bits m and n need,
-//              cub::DeviceReduce::ReduceByKey, a row-map pass), the sequential std::stable_sort
-//              and loop (host). KokkosSparse::coo2crs is ordo-perf-kokkoskernels'.
+//              pipeline (pack into 32- or 64-bit words, cub::DeviceRadixSort::SortPairs of the bits
+//              m and n need, cub::DeviceReduce::ReduceByKey, a row-map pass), the sequential
+//              std::stable_sort and loop (host). KokkosSparse::coo2crs is ordo-perf-kokkoskernels'.
 // scan_by_key  inclusive_scan_by_key of u32 and f64 values over sorted u32 keys in runs of mean
 //              L (--dist runs:L, default runs:4); baselines: cub::DeviceScan::InclusiveScanByKey,
 //              thrust::inclusive_scan_by_key, the sequential loop
@@ -95,6 +95,71 @@ void check_crs(const HostCrs& e, const Arrays& got, const std::string& what) {
   check(host_copy(got.values) == e.values, what + " values");
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// A hand-written pipeline: the (row, column) words of the bits m and n need (Word: 32 or 64 bits),
+// SortPairs, ReduceByKey, then the column ids, values and row map in one pass; the output
+// allocated once its size is read back, as coo2crs allocates it.
+template <class Word>
+Stats time_cub_pipeline(const Options& o, const Triplets& t,
+                        const Kokkos::View<int*, MemorySpace>& row,
+                        const Kokkos::View<int*, MemorySpace>& col, const Values& data,
+                        const HostCrs& expected) {
+  const ExecSpace space;
+  const std::int64_t count = t.row.size();
+  const int cb = width_of(std::uint64_t(t.n - 1)), bits = cb + width_of(std::uint64_t(t.m - 1));
+  using Words = Kokkos::View<Word*, MemorySpace>;
+  const Words words("words", count), sorted("sorted", count), runs_keys("runs_keys", count);
+  const Values sorted_values("sorted_values", count), run_values("run_values", count);
+  Kokkos::View<int*, MemorySpace> runs("runs", 1);
+  const auto stream = space.cuda_stream();
+  std::size_t sort_bytes = 0, reduce_bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, words.data(), sorted.data(), data.data(),
+                                  sorted_values.data(), int(count), 0, bits, stream);
+  cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, sorted.data(), runs_keys.data(),
+                                 sorted_values.data(), run_values.data(), runs.data(),
+                                 ::cuda::std::plus<>{}, int(count), stream);
+  Kokkos::View<char*, MemorySpace> temp("cub_temp", std::max(sort_bytes, reduce_bytes));
+  Arrays cub_result;
+  const std::int64_t m = t.m;
+  auto pipeline = [&] {
+    Kokkos::parallel_for(
+        "cub pipeline pack", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+        KOKKOS_LAMBDA(std::int64_t i) { words(i) = Word((Word(row(i)) << cb) | Word(col(i))); });
+    std::size_t b = sort_bytes;
+    cub::DeviceRadixSort::SortPairs(temp.data(), b, words.data(), sorted.data(), data.data(),
+                                    sorted_values.data(), int(count), 0, bits, stream);
+    b = reduce_bytes;
+    cub::DeviceReduce::ReduceByKey(temp.data(), b, sorted.data(), runs_keys.data(),
+                                   sorted_values.data(), run_values.data(), runs.data(),
+                                   ::cuda::std::plus<>{}, int(count), stream);
+    int found = 0;
+    cuda_check(cudaMemcpyAsync(&found, runs.data(), sizeof(int), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync");
+    space.fence();
+    const std::int64_t k = found;
+    const RowMap row_map(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "row_map"), m + 1);
+    const Entries entries(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "entries"), k);
+    const Values values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "values"), k);
+    const std::uint64_t mask = (std::uint64_t(1) << cb) - 1;
+    Kokkos::parallel_for(
+        "cub pipeline rows", Kokkos::RangePolicy<ExecSpace>(space, 0, k + 1),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          const std::int64_t lo = i == 0 ? 0 : std::int64_t(runs_keys(i - 1) >> cb) + 1;
+          const std::int64_t hi = i == k ? m : std::int64_t(runs_keys(i) >> cb);
+          for (std::int64_t r = lo; r <= hi; ++r) row_map(r) = int(i);
+          if (i < k) {
+            entries(i) = int(runs_keys(i) & mask);
+            values(i) = run_values(i);
+          }
+        });
+    cub_result = Arrays{row_map, entries, values};
+  };
+  const Stats s = time_device(space, o.warmup, o.reps, pipeline);
+  if (o.check) check_crs(expected, cub_result, "cub pipeline");
+  return s;
+}
+#endif
+
 // The assembly in two phases (Ordo::KokkosKernels::coo2crs_pattern and coo2crs_refill: the core's
 // assemble_pattern, its map in Views of its own, and refill_values): the pattern once, then the
 // refill of its values from the triplets' values (insert), against a device copy of the bytes the
@@ -177,61 +242,11 @@ void run_coo2crs_point(const Options& o, Report& report, int log2n) {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (wanted(o, "cub pipeline")) {
-    // A hand-written pipeline: the (row, column) words of the bits m and n need, SortPairs,
-    // ReduceByKey, then the column ids, values and row map in one pass.
-    const int cb = width_of(std::uint64_t(t.n - 1)), bits = cb + width_of(std::uint64_t(t.m - 1));
-    using Words = Kokkos::View<std::uint64_t*, MemorySpace>;
-    const Words words("words", count), sorted("sorted", count), runs_keys("runs_keys", count);
-    const Values sorted_values("sorted_values", count), run_values("run_values", count);
-    Kokkos::View<int*, MemorySpace> runs("runs", 1);
-    const auto stream = space.cuda_stream();
-    std::size_t sort_bytes = 0, reduce_bytes = 0;
-    cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, words.data(), sorted.data(), data.data(),
-                                    sorted_values.data(), int(count), 0, bits, stream);
-    cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, sorted.data(), runs_keys.data(),
-                                   sorted_values.data(), run_values.data(), runs.data(),
-                                   ::cuda::std::plus<>{}, int(count), stream);
-    Kokkos::View<char*, MemorySpace> temp("cub_temp", std::max(sort_bytes, reduce_bytes));
-    Arrays cub_result;
-    const std::int64_t m = t.m;
-    auto pipeline = [&] {
-      Kokkos::parallel_for(
-          "cub pipeline pack", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
-          KOKKOS_LAMBDA(std::int64_t i) {
-            words(i) = (std::uint64_t(row(i)) << cb) | std::uint64_t(col(i));
-          });
-      std::size_t b = sort_bytes;
-      cub::DeviceRadixSort::SortPairs(temp.data(), b, words.data(), sorted.data(), data.data(),
-                                      sorted_values.data(), int(count), 0, bits, stream);
-      b = reduce_bytes;
-      cub::DeviceReduce::ReduceByKey(temp.data(), b, sorted.data(), runs_keys.data(),
-                                     sorted_values.data(), run_values.data(), runs.data(),
-                                     ::cuda::std::plus<>{}, int(count), stream);
-      int found = 0;
-      cuda_check(cudaMemcpyAsync(&found, runs.data(), sizeof(int), cudaMemcpyDeviceToHost, stream),
-                 "cudaMemcpyAsync");
-      space.fence();
-      const std::int64_t k = found;
-      const RowMap row_map(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "row_map"),
-                           m + 1);
-      const Entries entries(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "entries"), k);
-      const Values values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "values"), k);
-      const std::uint64_t mask = (std::uint64_t(1) << cb) - 1;
-      Kokkos::parallel_for(
-          "cub pipeline rows", Kokkos::RangePolicy<ExecSpace>(space, 0, k + 1),
-          KOKKOS_LAMBDA(std::int64_t i) {
-            const std::int64_t lo = i == 0 ? 0 : std::int64_t(runs_keys(i - 1) >> cb) + 1;
-            const std::int64_t hi = i == k ? m : std::int64_t(runs_keys(i) >> cb);
-            for (std::int64_t r = lo; r <= hi; ++r) row_map(r) = int(i);
-            if (i < k) {
-              entries(i) = int(runs_keys(i) & mask);
-              values(i) = run_values(i);
-            }
-          });
-      cub_result = Arrays{row_map, entries, values};
-    };
-    row_of("cub pipeline", time_device(space, o.warmup, o.reps, pipeline));
-    if (o.check) check_crs(expected, cub_result, "cub pipeline");
+    // The words of the bits m and n need: 32 where they fit.
+    const int bits = width_of(std::uint64_t(t.n - 1)) + width_of(std::uint64_t(t.m - 1));
+    const Stats s = bits <= 32 ? time_cub_pipeline<std::uint32_t>(o, t, row, col, data, expected)
+                               : time_cub_pipeline<std::uint64_t>(o, t, row, col, data, expected);
+    row_of("cub pipeline", s);
   }
 #endif
   run_refill_point(o, report, t, row, col, data, result, p.stats);
