@@ -329,8 +329,9 @@ struct WritePattern {
 inline int width_of(std::int64_t x) { return int(Kokkos::bit_width(std::uint64_t(x))); }
 
 // What assemble_pattern sorts with the words: the triplets' positions (the map's perm), or, given
-// CarriedValues (coo2crs) and an input out of row order (the census: fewer than half the
-// triplets near the row before them), the values themselves into `sorted` (map.values_sorted):
+// CarriedValues (coo2crs), an input out of row order (the census: fewer than half the triplets
+// near the row before them) and more values than a cache holds, the values themselves into
+// `sorted` (map.values_sorted):
 // a gather through perm of values in random order reads a 32-byte sector a value, which costs
 // more than the values' bytes through the sort's passes.
 struct NoCarriedValues {};
@@ -397,7 +398,9 @@ AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
       SortOptions known;  // the vendor sort sorts the words' bits only
       known.key_bits = row_bits + col_bits + (census.dropped > 0 ? 1 : 0);
       if constexpr (!std::is_same_v<Carry, NoCarriedValues>) {
-        map.values_sorted = 2 * census.near < count;
+        using V = typename decltype(carry.data)::non_const_value_type;
+        map.values_sorted = 2 * census.near < count && std::size_t(count) * sizeof(V) >
+                                                           AssemblyTuning<ExecSpace>::gather_cached;
         if (map.values_sorted) {
           stable_sort_by_key_into(space, keys, carry.data, sorted_keys, carry.sorted,
                                   Ordo::less<>{}, known);
