@@ -141,8 +141,7 @@ struct AssemblyTuning {
   static constexpr int long_team = is_host_space_v<ExecSpace> ? 1 : 256;
   // coo2crs sorts the values with the words (not the positions) unless half the triplets lie
   // within near_rows of the row before them (an input in row or element order) or the values
-  // take at most gather_cached bytes (a random gather then hits the H100's 50 MB L2: 2^22 random
-  // triplets 0.79 ms through the positions, 0.90 ms with the values sorted).
+  // take at most gather_cached bytes (a random gather then hits the L2; perf_tests/README.md).
   static constexpr std::int64_t near_rows = 64;
   static constexpr std::size_t gather_cached = std::size_t(32) << 20;
 };
