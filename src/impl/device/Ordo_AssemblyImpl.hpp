@@ -339,6 +339,7 @@ template <class DataView, class Sorted>
 struct CarriedValues {
   DataView data;
   Sorted sorted;
+  std::size_t cached;  // AssemblyTuning's gather_cached (the tests pass 0 as well)
 };
 
 // The pattern of the triplets (row(i), col(i)) in an m x n matrix: graph(nnz) allocates the row
@@ -399,8 +400,8 @@ AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
       known.key_bits = row_bits + col_bits + (census.dropped > 0 ? 1 : 0);
       if constexpr (!std::is_same_v<Carry, NoCarriedValues>) {
         using V = typename decltype(carry.data)::non_const_value_type;
-        map.values_sorted = 2 * census.near < count && std::size_t(count) * sizeof(V) >
-                                                           AssemblyTuning<ExecSpace>::gather_cached;
+        map.values_sorted =
+            2 * census.near < count && std::size_t(count) * sizeof(V) > carry.cached;
         if (map.values_sorted) {
           stable_sort_by_key_into(space, keys, carry.data, sorted_keys, carry.sorted,
                                   Ordo::less<>{}, known);
@@ -437,7 +438,8 @@ AssemblyMap<typename ExecSpace::memory_space> assemble_pattern(
 // pattern with its map in the workspace, then the values.
 template <class Arrays, class ExecSpace, class RowView, class ColView, class DataView>
 Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std::int64_t n,
-                    const RowView& row, const ColView& col, const DataView& data) {
+                    const RowView& row, const ColView& col, const DataView& data,
+                    std::size_t cached = AssemblyTuning<ExecSpace>::gather_cached) {
   Arrays crs;
   const auto graph = [&](std::int64_t nnz) {
     auto alloc = [&](const char* label) {
@@ -453,8 +455,9 @@ Arrays assemble_crs(const char* fn, const ExecSpace& space, std::int64_t m, std:
   };
   using V = typename DataView::non_const_value_type;
   const auto sorted = workspace<V>(space, row.extent(0), AssemblySlot::sorted_values);
-  const auto map = assemble_pattern(fn, space, m, n, row, col, graph, store,
-                                    CarriedValues<DataView, decltype(sorted)>{data, sorted});
+  const auto map =
+      assemble_pattern(fn, space, m, n, row, col, graph, store,
+                       CarriedValues<DataView, decltype(sorted)>{data, sorted, cached});
   if (map.values_sorted) {
     refill_entries(space, map, sorted, crs.values, false);
   } else {
