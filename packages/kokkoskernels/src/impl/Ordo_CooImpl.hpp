@@ -9,6 +9,7 @@
 
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/device/Ordo_AssemblyImpl.hpp>
+#include <impl/lane/Ordo_MergePath.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -60,16 +61,10 @@ struct RowOfEntry {
   Rows rows;
   std::int64_t nrows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const {
-    std::int64_t lo = 0, hi = nrows;  // row_map(lo) <= k < row_map(hi)
-    while (hi - lo > 1) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (std::int64_t(row_map(mid)) <= k) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    rows(k) = typename Rows::non_const_value_type(lo);
+    // The first r in [1, nrows) with row_map(r) > k (nrows where none), less one.
+    const std::int64_t after =
+        Ordo::Impl::binary_search<true>(row_map, 1, nrows - 1, k, Ordo::less<std::int64_t>{});
+    rows(k) = typename Rows::non_const_value_type(after - 1);
   }
 };
 
