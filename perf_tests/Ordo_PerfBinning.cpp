@@ -8,8 +8,9 @@
 //   --dist moved:P              a set sorted by cell after P% of its particles moved to a
 //                               neighbouring cell (a re-sort between time steps)
 //
-// Rows: `ordo` (bin_permutation, then gather of the seven arrays), `ordo in place`
-// (bin_permutation, apply_permutation of the seven arrays), the two calls alone; baselines in the
+// Rows: `ordo` (bin_permutation with the seven arrays: one call), `ordo bin_permutation + gather`
+// (the two calls), `ordo in place` (bin_permutation, apply_permutation of the seven arrays), the
+// two calls alone; baselines in the
 // same run: a device copy of the bytes moved, Kokkos::BinSort as codes call it (its constructor,
 // create_permute_vector, sort of each View), on CUDA the CUB pipeline (SortPairs of (cell, index)
 // over 16 bits, one gather kernel per array, DeviceRunLengthEncode::Encode and an exclusive scan),
@@ -151,8 +152,7 @@ void run_point(const Options& o, Report& report, int log2n) {
   const double bytes = double(n) * (2 * 84 + 4) + double(ncells + 1) * 4;
   Kokkos::View<std::uint32_t*, MemorySpace> perm("perm", n), offsets("offsets", ncells + 1);
   auto ordo = [&] {
-    Ordo::bin_permutation(space, p.cells, ncells, perm, offsets);
-    Ordo::gather(space, perm, p.all(), q.all());
+    Ordo::bin_permutation(space, p.cells, ncells, perm, offsets, p.all(), q.all());
   };
   const std::string name = "particle_binning";
   Point pt{name, "u32", dist, "ordo", true, n, {}, bytes, 1.0};
@@ -169,9 +169,11 @@ void run_point(const Options& o, Report& report, int log2n) {
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q.x);
     auto start_cells = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.cells);
     auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), perm);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto j = std::int64_t(hs(i) / 2.0);
       check(hc(i) == start_cells(j) && hx(i, 2) == double(j) + 2, "particle_binning gather");
+      check(std::int64_t(hp(i)) == j, "particle_binning permutation");
       check(i == 0 || hc(i - 1) < hc(i) || (hc(i - 1) == hc(i) && hs(i - 1) < hs(i)),
             "particle_binning stable order");
     }
@@ -180,6 +182,13 @@ void run_point(const Options& o, Report& report, int log2n) {
       check(std::int64_t(ho(b)) == want, "particle_binning offsets");
     }
   }
+  row("ordo bin_permutation + gather",
+      time_device(space, o.warmup, o.reps,
+                  [&] {
+                    Ordo::bin_permutation(space, p.cells, ncells, perm, offsets);
+                    Ordo::gather(space, perm, p.all(), q.all());
+                  }),
+      bytes);
   const Stats binning = time_device(space, o.warmup, o.reps, [&] {
     Ordo::bin_permutation(space, p.cells, ncells, perm, offsets);
   });

@@ -8,12 +8,14 @@
 
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_Workspace.hpp>
+#include <impl/device/Ordo_BinRecordsImpl.hpp>
 #include <impl/device/Ordo_BinningImpl.hpp>
 #include <impl/device/Ordo_PermutationImpl.hpp>
 #include <impl/device/Ordo_SortImpl.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -101,14 +103,7 @@ void bin_permutation(const ExecSpace& space, const CellView& cells, std::int64_t
                 "Ordo::bin_permutation: the cell ids are integers");
   if (nbins < 0) Impl::fail(fn, "nbins is " + std::to_string(nbins) + ", needs at least 0");
   const std::size_t n = cells.extent(0);
-  Impl::check_sort_size(fn, cells);
-  Impl::check_index_output<ExecSpace>(fn, "perm", perm, n, Impl::largest_index(n));
-  Impl::check_size_equal(fn, "perm", perm, n, "one position per cell id");
-  Impl::check_index_output<ExecSpace>(fn, "offsets", offsets, std::size_t(nbins) + 1, n);
-  Impl::check_size_equal(fn, "offsets", offsets, std::size_t(nbins) + 1, "nbins + 1 offsets");
-  Impl::check_all_reachable<ExecSpace>(fn, "cells", cells, "perm", perm, "offsets", offsets);
-  Impl::check_no_alias(fn, "perm", perm, "cells", cells);
-  Impl::check_no_alias(fn, "offsets", offsets, "cells", cells, "perm", perm);
+  Impl::check_bin_permutation_arguments<ExecSpace>(fn, cells, nbins, perm, offsets);
   using Cell = typename CellView::non_const_value_type;
   using Index = typename PermView::non_const_value_type;
   const Impl::WorkspaceReservation reservation(fn, space, [&] {
@@ -125,6 +120,67 @@ void bin_permutation(const CellView& cells, std::int64_t nbins, const PermView& 
   using ExecSpace = typename PermView::execution_space;
   const ExecSpace space;
   bin_permutation(space, cells, nbins, perm, offsets);
+  space.fence("Ordo::bin_permutation: fence");
+}
+
+/// bin_permutation, and the particles' arrays in cell order in the same call: for every pair k,
+/// dst[k](i) = src[k](perm(i)) (rank-2 Views row by row), as gather(perm, src, dst) after
+/// bin_permutation would give, bit for bit. On device backends, where the ids are scattered over
+/// the cells, Ordo's radix sort of the ids carries every column of the arrays with its passes:
+/// each pass reads the particles in order and writes each cell range's run of a tile contiguously
+/// (2^16 cells: two passes), where a gather reads a 32-byte sector for every element. Nearly
+/// sorted ids (the rows of a cell close together: a re-binning after a time step), host backends
+/// and elements wider than 8 bytes take bin_permutation and one gather. Each source holds n rows
+/// (one a cell id); destinations as for gather. The workspace is bin_permutation's and, on the
+/// radix sort's way, a copy of every array, the sorted ids and the positions (about the arrays'
+/// bytes plus 16 bytes a particle, reserved before anything runs: Ordo::set_workspace_limit).
+/// Errors (std::invalid_argument, before any kernel): those of bin_permutation and gather, a source
+/// of another length, a destination overlapping cells or offsets, a source overlapping perm or
+/// offsets; a cell id outside [0, nbins) as bin_permutation (every output unchanged).
+/// Synchronization: fences `space` (the first pass is read back).
+template <class ExecSpace, class CellView, class PermView, class OffsetView, class... Srcs,
+          class... Dsts, std::enable_if_t<Kokkos::is_execution_space_v<ExecSpace>, int> = 0>
+void bin_permutation(const ExecSpace& space, const CellView& cells, std::int64_t nbins,
+                     const PermView& perm, const OffsetView& offsets, const ViewList<Srcs...>& src,
+                     const ViewList<Dsts...>& dst) {
+  constexpr const char* fn = "Ordo::bin_permutation";
+  const Impl::Region region(fn);
+  static_assert(sizeof...(Srcs) > 0, "Ordo::bin_permutation: no View to order");
+  static_assert(sizeof...(Srcs) == sizeof...(Dsts),
+                "Ordo::bin_permutation: as many destination Views as source Views");
+  Impl::static_check_views<ExecSpace, CellView>();
+  static_assert(std::is_integral_v<typename CellView::value_type> &&
+                    !std::is_same_v<typename CellView::non_const_value_type, bool>,
+                "Ordo::bin_permutation: the cell ids are integers");
+  if (nbins < 0) Impl::fail(fn, "nbins is " + std::to_string(nbins) + ", needs at least 0");
+  const std::size_t n = cells.extent(0);
+  Impl::check_bin_permutation_arguments<ExecSpace>(fn, cells, nbins, perm, offsets);
+  using Seq = std::index_sequence_for<Srcs...>;
+  Impl::check_gather<ExecSpace>(fn, perm, src.views, dst.views, Seq{});
+  Impl::check_bin_arrays(fn, n, cells, perm, offsets, src.views, dst.views, Seq{});
+  using Cell = typename CellView::non_const_value_type;
+  using Index = typename PermView::non_const_value_type;
+  using DstTuple = std::tuple<Dsts...>;
+  const Impl::WorkspaceReservation reservation(fn, space, [&] {
+    std::size_t bound = Impl::bin_permutation_bound<ExecSpace, Cell, Index>(std::int64_t(n), nbins);
+    if constexpr (Impl::records_way_v<ExecSpace, CellView, PermView, DstTuple>) {
+      bound = std::max(bound, Impl::bin_records_bound<ExecSpace, CellView, PermView>(
+                                  std::int64_t(n), dst.views, Seq{}));
+    }
+    return bound;
+  });
+  Impl::bin_with_arrays_impl(fn, space, cells, nbins, perm, offsets, src.views, dst.views);
+}
+
+/// bin_permutation with the arrays on perm's execution space. Synchronization: fences that space.
+template <class CellView, class PermView, class OffsetView, class... Srcs, class... Dsts,
+          std::enable_if_t<Kokkos::is_view_v<CellView>, int> = 0>
+void bin_permutation(const CellView& cells, std::int64_t nbins, const PermView& perm,
+                     const OffsetView& offsets, const ViewList<Srcs...>& src,
+                     const ViewList<Dsts...>& dst) {
+  using ExecSpace = typename PermView::execution_space;
+  const ExecSpace space;
+  bin_permutation(space, cells, nbins, perm, offsets, src, dst);
   space.fence("Ordo::bin_permutation: fence");
 }
 

@@ -259,6 +259,122 @@ TEST(Binning, GatherAfterBinPermutation) {
   EXPECT_EQ(want, to_host(c1));
 }
 
+// ---- bin_permutation with the arrays -----------------------------------------------------------
+
+// bin(ids, nbins, perm, offsets, sources, destinations) on the ids and Rows, against the counting
+// sort and the rows it names.
+template <class Layout, class Bin>
+void check_bin_arrays(const std::vector<std::int32_t>& cells, std::size_t nbins,
+                      const std::string& what, const Bin& bin) {
+  const std::size_t n = cells.size();
+  SCOPED_TRACE(what + ": n=" + std::to_string(n) + " nbins=" + std::to_string(nbins));
+  std::vector<std::uint32_t> want_perm;
+  std::vector<std::int64_t> want_offsets;
+  counting_sort(cells, nbins, want_perm, want_offsets);
+  const Rows<Layout> src(n), dst(n);
+  const auto ids = to_device(cells);
+  DeviceView<std::int32_t> sorted_ids("sorted_ids", n);
+  const auto perm = poisoned<std::uint32_t>(n);
+  const auto offsets = poisoned<std::int64_t>(nbins + 1);
+  bin(ids, std::int64_t(nbins), perm, offsets, Ordo::views(ids, src.x, src.v, src.id),
+      Ordo::views(sorted_ids, dst.x, dst.v, dst.id));
+  ASSERT_EQ(want_perm, to_host(perm));
+  ASSERT_EQ(want_offsets, to_host(offsets));
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst.x);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst.v);
+  auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst.id);
+  const auto hs = to_host(sorted_ids);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = want_perm[i];
+    ASSERT_EQ(std::int32_t(j), hid(i)) << i;
+    ASSERT_EQ(cells[j], hs[i]) << i;
+    ASSERT_TRUE(rows_from(hx, hv, i, j)) << i;
+  }
+  // The sources are unchanged.
+  EXPECT_EQ(cells, to_host(ids));
+  auto hsx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), src.x);
+  auto hsv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), src.v);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(rows_from(hsx, hsv, i, i)) << i;
+}
+
+TEST(Binning, WithArraysAgainstCountingSort) {
+  std::mt19937 rng(15);
+  const Cells shapes[] = {Cells::random, Cells::one_cell, Cells::sorted,
+                          Cells::moved1, Cells::moved10,  Cells::descending};
+  auto bin = [](const auto&... args) { Ordo::bin_permutation(ExecSpace(), args...); };
+  for (std::size_t nbins : {std::size_t(1), std::size_t(1) << 16}) {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5000), large_size()}) {
+      for (Cells shape : shapes) {
+        const auto cells = make_cells<std::int32_t>(shape, n, nbins, rng);
+        const std::string what = "shape " + std::to_string(int(shape));
+        check_bin_arrays<Kokkos::LayoutLeft>(cells, nbins, what, bin);
+        check_bin_arrays<Kokkos::LayoutRight>(cells, nbins, what, bin);
+      }
+    }
+  }
+}
+
+// The radix sort carrying the arrays on every backend, both rankings (the portable one on CUDA
+// too): one pass that sorts (256 cells), two (2^16), three (2^20: the first pass writes the
+// destinations), none (one cell: the last pass copies).
+TEST(Binning, RecordsWayEveryRanking) {
+  std::mt19937 rng(16);
+  for (bool warp : {true, false}) {
+    auto bin = [warp](const auto& ids, std::int64_t nbins, const auto& perm, const auto& offsets,
+                      const auto& src, const auto& dst) {
+      Ordo::Impl::bin_records(ExecSpace(), ids, nbins, perm, offsets, src.views, dst.views, warp);
+    };
+    for (std::size_t nbins :
+         {std::size_t(1), std::size_t(256), std::size_t(1) << 16, std::size_t(1) << 20}) {
+      for (std::size_t n : {std::size_t(1), std::size_t(4097), large_size()}) {
+        check_bin_arrays<Kokkos::LayoutLeft>(make_cells<std::int32_t>(Cells::random, n, nbins, rng),
+                                             nbins, warp ? "warp ranking" : "portable ranking",
+                                             bin);
+      }
+    }
+  }
+}
+
+TEST(Binning, WithArraysErrors) {
+  const auto cells = to_device(std::vector<std::int32_t>{0, 3, 2, 1});
+  const auto perm = poisoned<std::uint32_t>(4);
+  const auto offsets = poisoned<std::int64_t>(5);
+  DeviceView<double> a("a", 4), b("b", 4), short_a("short_a", 3);
+  auto bin = [&](const auto& src, const auto& dst) {
+    return error_of([&] { Ordo::bin_permutation(ExecSpace(), cells, 4, perm, offsets, src, dst); });
+  };
+  EXPECT_EQ(bin(Ordo::views(short_a), Ordo::views(b)),
+            "Ordo::bin_permutation: a source has 3 elements, needs 4 (one row per cell id)");
+  EXPECT_EQ(bin(Ordo::views(a), Ordo::views(b)), "no exception");
+  const Kokkos::View<std::int32_t*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      over_cells(const_cast<std::int32_t*>(cells.data()), 4);
+  EXPECT_EQ(bin(Ordo::views(cells), Ordo::views(over_cells)),
+            "Ordo::bin_permutation: a destination aliases a source (an output may not overlap "
+            "another View)");
+  const auto cells_copy = to_device(std::vector<std::int32_t>{0, 3, 2, 1});
+  EXPECT_EQ(bin(Ordo::views(cells_copy), Ordo::views(over_cells)),
+            "Ordo::bin_permutation: a destination aliases cells (an output may not overlap "
+            "another View)");
+  const Kokkos::View<std::uint32_t*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      perm_as_source(perm.data(), 4);
+  DeviceView<std::uint32_t> u("u", 4);
+  EXPECT_EQ(bin(Ordo::views(perm_as_source), Ordo::views(u)),
+            "Ordo::bin_permutation: perm aliases a source (an output may not overlap another "
+            "View)");
+  // A bad id: nothing written.
+  const auto bad = to_device(std::vector<std::int32_t>{0, 3, 7, 1});
+  const auto poison_perm = to_host(perm);
+  Kokkos::deep_copy(b, -1.0);
+  EXPECT_EQ(error_of([&] {
+              Ordo::bin_permutation(ExecSpace(), bad, 4, perm, offsets, Ordo::views(a),
+                                    Ordo::views(b));
+            }),
+            "Ordo::bin_permutation: cells(2) = 7 lies outside [0, 4); perm and offsets are "
+            "unchanged");
+  EXPECT_EQ(poison_perm, to_host(perm));
+  EXPECT_EQ(std::vector<double>(4, -1.0), to_host(b));
+}
+
 TEST(Binning, GatherErrors) {
   DeviceView<double> a("a", 10), b("b", 10), c("c", 9);
   const auto perm = to_device(std::vector<std::int64_t>(10, 0));

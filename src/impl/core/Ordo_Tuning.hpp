@@ -64,6 +64,14 @@ struct BinningTuning {
   // Ids a thread in the device passes over the ids (strided by the threads): enough loads in
   // flight to fill a GPU's memory, where one 4-byte id a thread does not.
   static constexpr int items = is_host_space_v<ExecSpace> ? 1 : 8;
+  // bin_permutation with the arrays, on device backends: the radix sort carries the arrays when
+  // more than n / records_scattered ids lie more than near_cells cells below the id before them
+  // (rows far apart: a gather would read a sector a row); otherwise the rows of a cell stay close
+  // and one gather streams. record_element_max: the widest element the sort carries (a tile of
+  // one column is staged in team scratch); wider ones are gathered.
+  static constexpr std::int64_t records_scattered = 8;
+  static constexpr std::int64_t near_cells = 64;
+  static constexpr std::size_t record_element_max = 8;
 };
 
 // Tiled merge (merge, merge_by_key): team_size threads, vt outputs per thread, so one tile is

@@ -90,17 +90,21 @@ void fill_bin_offsets(const ExecSpace& space, const CellView& sorted, std::int64
            SortedBins<CellView, OffsetView>{{sorted, offsets, n, nbins}});
 }
 
-// The scan every call makes: the first bad id (a minimum) and how many ids order before the id
-// before them (a sum).
+// The scan every call makes: the first bad id (a minimum), how many ids order before the id
+// before them, and how many lie more than `near` cells below it (sums).
 template <class CellView>
 struct ScanCells {
   CellView cells;
-  std::int64_t n, nbins;
+  std::int64_t n, nbins, near;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& first_bad,
-                                         std::int64_t& descents) const {
+                                         std::int64_t& descents, std::int64_t& far) const {
     const auto c = cells(i);
     if (!key_in_bins(c, nbins) && i < first_bad) first_bad = i;
-    if (i > 0 && c < cells(i - 1)) ++descents;
+    if (i > 0) {
+      const auto before = cells(i - 1);
+      if (c < before) ++descents;
+      if (c < before && std::int64_t(before) - std::int64_t(c) > near) ++far;
+    }
   }
 };
 
@@ -206,6 +210,21 @@ struct VendorBinSort {
   }
 };
 
+// bin_permutation's checks of its arguments (nbins >= 0 checked).
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void check_bin_permutation_arguments(const char* fn, const CellView& cells, std::int64_t nbins,
+                                     const PermView& perm, const OffsetView& offsets) {
+  const std::size_t n = cells.extent(0);
+  check_sort_size(fn, cells);
+  check_index_output<ExecSpace>(fn, "perm", perm, n, largest_index(n));
+  check_size_equal(fn, "perm", perm, n, "one position per cell id");
+  check_index_output<ExecSpace>(fn, "offsets", offsets, std::size_t(nbins) + 1, n);
+  check_size_equal(fn, "offsets", offsets, std::size_t(nbins) + 1, "nbins + 1 offsets");
+  check_all_reachable<ExecSpace>(fn, "cells", cells, "perm", perm, "offsets", offsets);
+  check_no_alias(fn, "perm", perm, "cells", cells);
+  check_no_alias(fn, "offsets", offsets, "cells", cells, "perm", perm);
+}
+
 // The workspace of bin_permutation on n ids in nbins cells (the most of its paths).
 template <class ExecSpace, class Cell, class Index>
 std::size_t bin_permutation_bound(std::int64_t n, std::int64_t nbins) {
@@ -263,17 +282,23 @@ void sort_bins(const char* fn, const ExecSpace& space, const CellView& cells, st
   fill_bin_offsets(space, sorted, nbins, offsets);
 }
 
-template <class ExecSpace, class CellView, class PermView, class OffsetView>
-void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView& cells,
-                          std::int64_t nbins, const PermView& perm, const OffsetView& offsets) {
+// What the scan found: the ids that order before the id before them, and those of them more than
+// BinningTuning's near_cells cells below it.
+struct CellOrder {
+  std::int64_t descents = 0, far_descents = 0;
+};
+
+// The scan of n >= 1 ids, read back: raises on the first id outside [0, nbins) (nothing written).
+template <class ExecSpace, class CellView>
+CellOrder scan_cells(const char* fn, const ExecSpace& space, const CellView& cells,
+                     std::int64_t nbins) {
   const std::int64_t n = cells.extent(0);
-  if (n == 0) {  // every offset 0
-    fill_bin_offsets(space, cells, nbins, offsets);
-    return;
-  }
-  std::int64_t first_bad = n, descents = 0;
-  over_ids("Ordo::bin_permutation::scan", space, n, ScanCells<CellView>{cells, n, nbins},
-           Kokkos::Min<std::int64_t>(first_bad), Kokkos::Sum<std::int64_t>(descents));
+  std::int64_t first_bad = n;
+  CellOrder order;
+  over_ids("Ordo::bin_permutation::scan", space, n,
+           ScanCells<CellView>{cells, n, nbins, BinningTuning<ExecSpace>::near_cells},
+           Kokkos::Min<std::int64_t>(first_bad), Kokkos::Sum<std::int64_t>(order.descents),
+           Kokkos::Sum<std::int64_t>(order.far_descents));
   if (first_bad < n) {
     const auto id = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(), Kokkos::subview(cells, Kokkos::make_pair(first_bad, first_bad + 1)));
@@ -281,9 +306,26 @@ void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView
                  " lies outside [0, " + std::to_string(nbins) +
                  "); perm and offsets are unchanged");
   }
-  if (descents == 0) {
-    over_ids("Ordo::bin_permutation::identity", space, n + 1,
-             IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
+  return order;
+}
+
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void identity_bins(const ExecSpace& space, const CellView& cells, std::int64_t nbins,
+                   const PermView& perm, const OffsetView& offsets) {
+  const std::int64_t n = cells.extent(0);
+  over_ids("Ordo::bin_permutation::identity", space, n + 1,
+           IdentityBins<CellView, PermView, OffsetView>{{cells, offsets, n, nbins}, perm});
+}
+
+template <class ExecSpace, class CellView, class PermView, class OffsetView>
+void bin_permutation_impl(const char* fn, const ExecSpace& space, const CellView& cells,
+                          std::int64_t nbins, const PermView& perm, const OffsetView& offsets) {
+  if (cells.extent(0) == 0) {  // every offset 0
+    fill_bin_offsets(space, cells, nbins, offsets);
+    return;
+  }
+  if (scan_cells(fn, space, cells, nbins).descents == 0) {
+    identity_bins(space, cells, nbins, perm, offsets);
     return;
   }
   sort_bins(fn, space, cells, nbins, perm, offsets);

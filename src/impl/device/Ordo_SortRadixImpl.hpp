@@ -55,19 +55,20 @@ struct RadixCopy {
   }
 };
 
-// Sorts n records of `source` (encoded keys K, values V) into `sink`, stably. warp: the CUDA
-// ranking seam where there is one. Its workspace is taken before anything runs: two buffers of n
-// keys (and values), one look-back word per tile and digit, the histograms.
-template <class ExecSpace, class K, class V, class Source, class Sink>
+// Sorts n records of `source` (encoded keys K, values V) into `sink`, stably, and moves the
+// columns of `carried` the same way (Ordo_TileRadix.hpp). warp: the CUDA ranking seam where there
+// is one. Its workspace is taken before anything runs: two buffers of n keys (and values), one
+// look-back word per tile and digit, the histograms (the carrier brings its own buffers).
+template <class ExecSpace, class K, class V, class Source, class Sink, class Carried = NoCarried>
 void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
-                bool warp) {
+                bool warp, const Carried& carried = {}) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
   using SV = StoredValue<V>;
   constexpr bool with_values = !std::is_same_v<V, NoValue>;
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
   using Counts = WorkspaceView<std::int64_t, ExecSpace>;
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    using Pass = RadixPass<decltype(seam)::value, ExecSpace, K, V, Source, Sink, Counts>;
+    using Pass = RadixPass<decltype(seam)::value, ExecSpace, K, V, Source, Sink, Counts, Carried>;
     const std::int64_t tiles = (n + Pass::tile - 1) / Pass::tile;
     const std::int64_t vn = with_values ? n : 0;
     const auto k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
@@ -99,19 +100,20 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
                          Kokkos::TeamPolicy<ExecSpace>(space, passes, Kokkos::AUTO),
                          RadixScan<Counts>{counts, offsets, trivial, n});
     for (int p = 0; p < passes; ++p) {
-      launch_tiles<Pass::team, Tuning::radix_min_teams>(
-          "Ordo::sort::radix::pass", space, TilePlan{tiles, Pass::team, Pass::scratch_bytes()},
-          Pass{source,
-               sink,
-               {k0.data(), k1.data()},
-               {v0.data(), v1.data()},
-               words,
-               offsets,
-               trivial,
-               n,
-               tiles,
-               p,
-               passes});
+      launch_tiles<Pass::team, Pass::min_teams>("Ordo::sort::radix::pass", space,
+                                                TilePlan{tiles, Pass::team, Pass::scratch_bytes()},
+                                                Pass{source,
+                                                     sink,
+                                                     {k0.data(), k1.data()},
+                                                     {v0.data(), v1.data()},
+                                                     words,
+                                                     offsets,
+                                                     trivial,
+                                                     n,
+                                                     tiles,
+                                                     p,
+                                                     passes,
+                                                     carried});
     }
     const std::int64_t threads = n < Tuning::radix_copy_threads ? n : Tuning::radix_copy_threads;
     Kokkos::parallel_for(
@@ -122,10 +124,11 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
   });
 }
 
-// radix_sort's workspace on n records (the bytes it asks, by the tiles of its ranking).
-template <class ExecSpace, class K, class V>
+// radix_sort's workspace on n records (the bytes it asks, by the tiles of its ranking; Carried:
+// its carrier's type, whose buffers are not counted).
+template <class ExecSpace, class K, class V, class Carried = NoCarried>
 std::size_t radix_sort_bound(std::int64_t n) {
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
   constexpr bool warp = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
   constexpr std::int64_t tile =
       std::int64_t(warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size) *

@@ -100,25 +100,44 @@ KOKKOS_INLINE_FUNCTION RadixPlan radix_plan(const Trivial& trivial, int passes, 
   return plan;
 }
 
-template <bool Warp, class ExecSpace, class K, class V, class Source, class Sink, class Counts>
+// Columns a radix sort carries beside its records: none. A carrier (RecordColumns,
+// Ordo_BinRecordsImpl.hpp) has carries = true, element_bytes (its largest element) and
+// for_each_column(f), which calls f(source_at, sink_at, buffer_at) for each column: the column's
+// element i in the caller's source (a value), its sink and its workspace buffer (references).
+struct NoCarried {
+  static constexpr bool carries = false;
+  static constexpr std::size_t element_bytes = 0;
+};
+
+// The value type a pass is tuned as: a pass that carries columns keeps every key's output
+// position in registers, as many as a pair's value.
+template <class V, class Carried>
+using RadixTunedValue =
+    std::conditional_t<Carried::carries && std::is_same_v<V, NoValue>, std::uint32_t, V>;
+
+template <bool Warp, class ExecSpace, class K, class V, class Source, class Sink, class Counts,
+          class Carried = NoCarried>
 struct RadixPass {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
   using SV = StoredValue<V>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
   static constexpr int team = Warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size;
   static constexpr int items = Tuning::radix_items;
   static constexpr int tile = team * items;
+  static constexpr int min_teams = Tuning::radix_min_teams;
   static constexpr int columns = Warp ? team / cuda_warp_lanes : team;
   static_assert(tile < 65536, "tile positions fit the 16-bit counters");
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-  // The counters and the exchanged keys share scratch: the keys are written after the ranking.
+  // The counters, the exchanged keys and the carried columns' stage share scratch: the keys are
+  // written after the ranking, the columns staged after the keys are stored.
+  static constexpr std::size_t max3(std::size_t a, std::size_t b, std::size_t c) {
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+  }
   static constexpr std::size_t shared_bytes =
-      (sizeof(K) * tile > 2 * radix_digits * columns ? sizeof(K) * tile
-                                                     : 2 * radix_digits * columns) +
-      8;
+      max3(sizeof(K) * tile, 2 * radix_digits * columns, Carried::element_bytes* tile) + 8;
 
   Source source;
   Sink sink;
@@ -128,6 +147,7 @@ struct RadixPass {
   Counts offsets, trivial;
   std::int64_t n, tiles;
   int pass, passes;
+  Carried carried = {};
 
   static std::size_t scratch_bytes() {
     return Tile<char>::shmem_size(shared_bytes) + (with_values ? Tile<SV>::shmem_size(tile) : 0) +
@@ -165,11 +185,14 @@ struct RadixPass {
     const K* key_in = key_buffer[plan.in_buffer()] + first;
     const SV* value_in = value_buffer[plan.in_buffer()] + first;
     const bool from_source = plan.from_source();
-    for (int k = 0; k < items; ++k) {
-      int position = t * items + k;
+    auto position_of = [&](int k) {
 #if defined(ORDO_CUDA_SEAM)
-      if constexpr (Warp) position = CudaSeam::warp_tile_position<items>(t, k);
+      if constexpr (Warp) return CudaSeam::warp_tile_position<items>(t, k);
 #endif
+      return t * items + k;
+    };
+    for (int k = 0; k < items; ++k) {
+      const int position = position_of(k);
       key[k] = ~K(0);  // padding: the last digit, after every key of the tile
       if (position < valid) {
         if (from_source) {
@@ -228,11 +251,13 @@ struct RadixPass {
     // Store each digit's run: position j of the tile goes to base(digit) + j.
     K* key_out = key_buffer[plan.out_buffer()];
     SV* value_out = value_buffer[plan.out_buffer()];
+    [[maybe_unused]] std::int64_t out[Carried::carries ? items : 1];
     for (int k = 0; k < items; ++k) {
       const int j = k * team + t;
       if (j < valid) {
         const K x = keys(j);
         const std::int64_t o = base(radix_digit(x, pass)) + j;
+        if constexpr (Carried::carries) out[k] = o;
         if (plan.to_sink()) {
           sink.keys.store(o, x);
           if constexpr (with_values) sink.values.store(o, values(j));
@@ -242,6 +267,41 @@ struct RadixPass {
         }
       }
     }
+    if constexpr (Carried::carries) {
+      carry(member, plan, shared.data(), first, valid, rank, out, position_of);
+    }
+  }
+
+  // The carried columns, one after the other, the way the keys went: each column's tile is read
+  // at the keys' load positions, staged in scratch in the tile's order by digit, and written to
+  // the keys' output positions (each digit's run contiguous). A pass reads what the pass before
+  // it wrote and alternates between the sink and the workspace buffer, so that the last pass
+  // writes the sink: pass `index` of `runs` writes the sink when runs - 1 - index is even.
+  template <class PositionOf>
+  KOKKOS_INLINE_FUNCTION void carry(const Member& member, const RadixPlan& plan, char* stage_bytes,
+                                    std::int64_t first, int valid, const int (&rank)[items],
+                                    const std::int64_t (&out)[items],
+                                    const PositionOf& position_of) const {
+    const bool to_sink = ((plan.runs - 1 - plan.index) & 1) == 0;
+    const bool from_source = plan.from_source();
+    const int t = member.team_rank();
+    carried.for_each_column([&](const auto& source_at, const auto& sink_at, const auto& buffer_at) {
+      using T = std::remove_reference_t<decltype(sink_at(std::int64_t(0)))>;
+      T* const stage = reinterpret_cast<T*>(stage_bytes);
+      member.team_barrier();  // the scratch's last readers are done
+      for (int k = 0; k < items; ++k) {
+        const int position = position_of(k);
+        if (position < valid) {
+          const std::int64_t i = first + position;
+          stage[rank[k]] = from_source ? T(source_at(i)) : to_sink ? buffer_at(i) : sink_at(i);
+        }
+      }
+      member.team_barrier();
+      for (int k = 0; k < items; ++k) {
+        const int j = k * team + t;
+        if (j < valid) (to_sink ? sink_at(out[k]) : buffer_at(out[k])) = stage[j];
+      }
+    });
   }
 };
 
