@@ -97,11 +97,6 @@ void bin_permutation(const ExecSpace& space, const CellView& cells, std::int64_t
                      const PermView& perm, const OffsetView& offsets) {
   constexpr const char* fn = "Ordo::bin_permutation";
   const Impl::Region region(fn);
-  Impl::static_check_views<ExecSpace, CellView>();
-  static_assert(std::is_integral_v<typename CellView::value_type> &&
-                    !std::is_same_v<typename CellView::non_const_value_type, bool>,
-                "Ordo::bin_permutation: the cell ids are integers");
-  if (nbins < 0) Impl::fail(fn, "nbins is " + std::to_string(nbins) + ", needs at least 0");
   const std::size_t n = cells.extent(0);
   Impl::check_bin_permutation_arguments<ExecSpace>(fn, cells, nbins, perm, offsets);
   using Cell = typename CellView::non_const_value_type;
@@ -148,11 +143,6 @@ void bin_permutation(const ExecSpace& space, const CellView& cells, std::int64_t
   static_assert(sizeof...(Srcs) > 0, "Ordo::bin_permutation: no View to order");
   static_assert(sizeof...(Srcs) == sizeof...(Dsts),
                 "Ordo::bin_permutation: as many destination Views as source Views");
-  Impl::static_check_views<ExecSpace, CellView>();
-  static_assert(std::is_integral_v<typename CellView::value_type> &&
-                    !std::is_same_v<typename CellView::non_const_value_type, bool>,
-                "Ordo::bin_permutation: the cell ids are integers");
-  if (nbins < 0) Impl::fail(fn, "nbins is " + std::to_string(nbins) + ", needs at least 0");
   const std::size_t n = cells.extent(0);
   Impl::check_bin_permutation_arguments<ExecSpace>(fn, cells, nbins, perm, offsets);
   using Seq = std::index_sequence_for<Srcs...>;

@@ -210,10 +210,15 @@ struct VendorBinSort {
   }
 };
 
-// bin_permutation's checks of its arguments (nbins >= 0 checked).
+// bin_permutation's checks of its arguments.
 template <class ExecSpace, class CellView, class PermView, class OffsetView>
 void check_bin_permutation_arguments(const char* fn, const CellView& cells, std::int64_t nbins,
                                      const PermView& perm, const OffsetView& offsets) {
+  static_check_views<ExecSpace, CellView>();
+  static_assert(std::is_integral_v<typename CellView::value_type> &&
+                    !std::is_same_v<typename CellView::non_const_value_type, bool>,
+                "Ordo::bin_permutation: the cell ids are integers");
+  if (nbins < 0) fail(fn, "nbins is " + std::to_string(nbins) + ", needs at least 0");
   const std::size_t n = cells.extent(0);
   check_sort_size(fn, cells);
   check_index_output<ExecSpace>(fn, "perm", perm, n, largest_index(n));
