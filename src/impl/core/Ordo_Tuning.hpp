@@ -67,9 +67,11 @@ struct BinningTuning {
   // bin_permutation with the arrays, on device backends: the radix sort carries the arrays when
   // more than n / records_scattered ids lie more than near_cells cells below the id before them
   // (rows far apart: a gather would read a sector a row); otherwise the rows of a cell stay close
-  // and one gather streams. record_element_max: the widest element the sort carries (a tile of
-  // one column is staged in team scratch); wider ones are gathered.
-  static constexpr std::int64_t records_scattered = 8;
+  // and one gather streams. records_scattered 0: never, until a GPU record (ordo-perf
+  // particle_binning, the `ordo records way` row) shows that way ahead of the gather.
+  // record_element_max: the widest element the sort carries (a tile of one column is staged in
+  // team scratch); wider ones are gathered.
+  static constexpr std::int64_t records_scattered = 0;
   static constexpr std::int64_t near_cells = 64;
   static constexpr std::size_t record_element_max = 8;
 };
