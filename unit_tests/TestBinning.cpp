@@ -346,6 +346,11 @@ TEST(Binning, WithArraysErrors) {
   EXPECT_EQ(bin(Ordo::views(short_a), Ordo::views(b)),
             "Ordo::bin_permutation: a source has 3 elements, needs 4 (one row per cell id)");
   EXPECT_EQ(bin(Ordo::views(a), Ordo::views(b)), "no exception");
+  // The form on perm's execution space (fences it): b(i) = a(perm(i)).
+  Kokkos::deep_copy(a, to_device(std::vector<double>{0.5, 1.5, 2.5, 3.5}));
+  Ordo::bin_permutation(cells, 4, perm, offsets, Ordo::views(a), Ordo::views(b));
+  EXPECT_EQ((std::vector<std::uint32_t>{0, 3, 2, 1}), to_host(perm));
+  EXPECT_EQ((std::vector<double>{0.5, 3.5, 2.5, 1.5}), to_host(b));
   const Kokkos::View<std::int32_t*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       over_cells(const_cast<std::int32_t*>(cells.data()), 4);
   EXPECT_EQ(bin(Ordo::views(cells), Ordo::views(over_cells)),
