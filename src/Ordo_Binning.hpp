@@ -150,10 +150,10 @@ void bin_permutation(const ExecSpace& space, const CellView& cells, std::int64_t
   Impl::check_bin_arrays(fn, n, cells, perm, offsets, src.views, dst.views, Seq{});
   using Cell = typename CellView::non_const_value_type;
   using Index = typename PermView::non_const_value_type;
-  using DstTuple = std::tuple<Dsts...>;
   const Impl::WorkspaceReservation reservation(fn, space, [&] {
     std::size_t bound = Impl::bin_permutation_bound<ExecSpace, Cell, Index>(std::int64_t(n), nbins);
-    if constexpr (Impl::records_way_v<ExecSpace, CellView, PermView, DstTuple>) {
+    if constexpr (Impl::records_way_v<ExecSpace, CellView, PermView, std::tuple<Srcs...>,
+                                      std::tuple<Dsts...>>) {
       bound = std::max(bound, Impl::bin_records_bound<ExecSpace, CellView, PermView>(
                                   std::int64_t(n), dst.views, Seq{}));
     }

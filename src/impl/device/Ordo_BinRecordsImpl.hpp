@@ -34,13 +34,9 @@
 namespace Ordo::Impl {
 
 // The workspace copy of a View's columns between the passes: column c of a rank-2 View
-// contiguous (LayoutLeft), in the View's memory space.
+// contiguous (LayoutLeft), so that a pass moves each column coalesced.
 template <class View>
-using ColumnCopy =
-    Kokkos::View<std::conditional_t<View::rank() == 2, typename View::non_const_value_type**,
-                                    typename View::non_const_value_type*>,
-                 Kokkos::LayoutLeft, typename View::memory_space,
-                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using ColumnCopy = WorkspaceCopy<Kokkos::LayoutLeft, View>;
 
 // One slot per View the records carry.
 enum class RecordSlot : int {};
@@ -101,53 +97,37 @@ struct RecordColumns {
   }
 };
 
-template <std::size_t I, class ExecSpace, class Dst>
-ColumnCopy<Dst> column_copy(const ExecSpace& space, const Dst& dst) {
-  using T = typename Dst::non_const_value_type;
-  const std::size_t n = dst.extent(0), m = Dst::rank() == 2 ? dst.extent(1) : 1;
-  T* const data =
-      workspace<T, ExecSpace, typename Dst::memory_space>(space, n * m, RecordSlot(int(I))).data();
-  if constexpr (Dst::rank() == 2) {
-    return ColumnCopy<Dst>(data, n, m);
-  } else {
-    return ColumnCopy<Dst>(data, n);
-  }
-}
+// The type of the chain of std::get<I>(srcs) -> std::get<I>(dsts) for every I from I on.
+template <class Srcs, class Dsts, std::size_t I = 0, bool End = I == std::tuple_size_v<Srcs>>
+struct RecordChainOf {
+  using type = RecordEnd;
+};
+template <class Srcs, class Dsts, std::size_t I>
+struct RecordChainOf<Srcs, Dsts, I, false> {
+  using type = RecordLink<std::tuple_element_t<I, Srcs>, std::tuple_element_t<I, Dsts>,
+                          typename RecordChainOf<Srcs, Dsts, I + 1>::type>;
+};
 
-// The chain of std::get<I>(srcs) -> std::get<I>(dsts) for every I from I on, each with its
-// workspace copy.
+// That chain, each View with its workspace copy.
 template <std::size_t I = 0, class ExecSpace, class Srcs, class Dsts>
-auto record_chain(const ExecSpace& space, const Srcs& srcs, const Dsts& dsts) {
+typename RecordChainOf<Srcs, Dsts, I>::type record_chain(const ExecSpace& space, const Srcs& srcs,
+                                                         const Dsts& dsts) {
   if constexpr (I == std::tuple_size_v<Srcs>) {
     return RecordEnd{};
   } else {
-    using Next = decltype(record_chain<I + 1>(space, srcs, dsts));
-    using Src = std::tuple_element_t<I, Srcs>;
-    using Dst = std::tuple_element_t<I, Dsts>;
-    return RecordLink<Src, Dst, Next>{std::get<I>(srcs), std::get<I>(dsts),
-                                      column_copy<I>(space, std::get<I>(dsts)),
-                                      record_chain<I + 1>(space, srcs, dsts)};
+    return {std::get<I>(srcs), std::get<I>(dsts),
+            workspace_copy<Kokkos::LayoutLeft>(space, std::get<I>(dsts), RecordSlot(int(I))),
+            record_chain<I + 1>(space, srcs, dsts)};
   }
 }
 
-template <class Dsts, std::size_t... I>
-constexpr std::size_t widest_element(std::index_sequence<I...>) {
-  std::size_t w = 0;
-  ((w = sizeof(typename std::tuple_element_t<I, Dsts>::value_type) > w
-            ? sizeof(typename std::tuple_element_t<I, Dsts>::value_type)
-            : w),
-   ...);
-  return w;
-}
-
 // Whether the records way takes these ids and Views on ExecSpace: a device backend, ids of 4 or 8
-// bytes, elements no wider than BinningTuning's record_element_max (a tile of one column is
-// staged in team scratch).
-template <class ExecSpace, class CellView, class PermView, class Dsts>
+// bytes, a carrier whose elements (the positions', every View's) are no wider than
+// BinningTuning's record_element_max (a tile of one column is staged in team scratch).
+template <class ExecSpace, class CellView, class PermView, class Srcs, class Dsts>
 inline constexpr bool records_way_v =
     !is_host_space_v<ExecSpace> && sizeof(typename CellView::value_type) >= 4 &&
-    sizeof(typename PermView::value_type) <= BinningTuning<ExecSpace>::record_element_max &&
-    widest_element<Dsts>(std::make_index_sequence<std::tuple_size_v<Dsts>>{}) <=
+    RecordColumns<PermView, typename RecordChainOf<Srcs, Dsts>::type>::element_bytes <=
         BinningTuning<ExecSpace>::record_element_max;
 
 // bin_permutation's checks of the arrays beyond gather's: every source holds n rows, and neither
@@ -219,7 +199,7 @@ void bin_with_arrays_impl(const char* fn, const ExecSpace& space, const CellView
   if (order.descents == 0) {
     identity_bins(space, cells, nbins, perm, offsets);
   } else {
-    if constexpr (records_way_v<ExecSpace, CellView, PermView, Dsts>) {
+    if constexpr (records_way_v<ExecSpace, CellView, PermView, Srcs, Dsts>) {
       if (order.far_descents * BinningTuning<ExecSpace>::records_scattered > n) {
         bin_records(space, cells, nbins, perm, offsets, srcs, dsts, true);
         return;

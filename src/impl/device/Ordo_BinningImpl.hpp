@@ -100,10 +100,9 @@ struct ScanCells {
                                          std::int64_t& descents, std::int64_t& far) const {
     const auto c = cells(i);
     if (!key_in_bins(c, nbins) && i < first_bad) first_bad = i;
-    if (i > 0) {
-      const auto before = cells(i - 1);
-      if (c < before) ++descents;
-      if (c < before && std::int64_t(before) - std::int64_t(c) > near) ++far;
+    if (i > 0 && c < cells(i - 1)) {
+      ++descents;
+      if (std::int64_t(cells(i - 1)) - std::int64_t(c) > near) ++far;
     }
   }
 };

@@ -168,26 +168,32 @@ std::size_t permutation_bound(const Views&... views) {
           ...);
 }
 
-// The saved copy of a View, in its memory space: rank 1, or its rows of m elements one after
-// the other (LayoutRight).
-template <class View>
-using SavedCopy =
+// A workspace copy of a View, in its memory space: rank 1, or its n x m elements in Layout
+// (LayoutRight: each row contiguous; LayoutLeft: each column).
+template <class Layout, class View>
+using WorkspaceCopy =
     Kokkos::View<std::conditional_t<View::rank() == 2, typename View::non_const_value_type**,
                                     typename View::non_const_value_type*>,
-                 Kokkos::LayoutRight, typename View::memory_space,
-                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+                 Layout, typename View::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-template <std::size_t I, class ExecSpace, class View>
-SavedCopy<View> saved_copy(const ExecSpace& space, const View& v) {
+template <class Layout, class ExecSpace, class View, class Slot>
+WorkspaceCopy<Layout, View> workspace_copy(const ExecSpace& space, const View& v, Slot slot) {
   using T = typename View::non_const_value_type;
   using Memory = typename View::memory_space;
   const std::size_t n = v.extent(0), m = View::rank() == 2 ? v.extent(1) : 1;
-  T* const data = workspace<T, ExecSpace, Memory>(space, n * m, PermutationSlot(int(I))).data();
+  T* const data = workspace<T, ExecSpace, Memory>(space, n * m, slot).data();
   if constexpr (View::rank() == 2) {
-    return SavedCopy<View>(data, n, m);
+    return WorkspaceCopy<Layout, View>(data, n, m);
   } else {
-    return SavedCopy<View>(data, n);
+    return WorkspaceCopy<Layout, View>(data, n);
   }
+}
+
+// apply_permutation's saved copy of a View: its rows one after the other, so that the gather
+// reads a row from one place.
+template <std::size_t I, class ExecSpace, class View>
+WorkspaceCopy<Kokkos::LayoutRight, View> saved_copy(const ExecSpace& space, const View& v) {
+  return workspace_copy<Kokkos::LayoutRight>(space, v, PermutationSlot(int(I)));
 }
 
 template <class ExecSpace, class Views, std::size_t... I>
