@@ -238,16 +238,53 @@ TEST(Runs, TilesOnEveryBackend) {
     }
     const auto dk = to_device(keys);
     const auto dv = to_device(values);
-    auto ko = poisoned<std::uint32_t>(r.size());
-    auto vo = poisoned<Affine>(r.size());
-    auto count = poisoned<std::int64_t>(1);
-    Ordo::Impl::reduce_runs<Affine>(
-        "reduce_by_key", ExecSpace(), dk, Ordo::Impl::ValueOf<decltype(dv)>{dv},
-        Ordo::Impl::ReduceOp<Compose, Affine>{Compose{}}, Ordo::less<>{}, ko, vo, count, true);
-    EXPECT_EQ(std::int64_t(r.size()), to_host(count)[0]);
-    EXPECT_TRUE(bitwise_equal(ek, to_host(ko)));
-    EXPECT_TRUE(bitwise_equal(ev, to_host(vo)));
+    // The space's team seam and the portable one (the same on backends without a warp seam).
+    auto check = [&](auto seam) {
+      auto ko = poisoned<std::uint32_t>(r.size());
+      auto vo = poisoned<Affine>(r.size());
+      auto count = poisoned<std::int64_t>(1);
+      Ordo::Impl::reduce_runs<Affine>("reduce_by_key", ExecSpace(), dk,
+                                      Ordo::Impl::ValueOf<decltype(dv)>{dv},
+                                      Ordo::Impl::ReduceOp<Compose, Affine>{Compose{}},
+                                      Ordo::less<>{}, ko, vo, count, true, seam);
+      EXPECT_EQ(std::int64_t(r.size()), to_host(count)[0]);
+      EXPECT_TRUE(bitwise_equal(ek, to_host(ko)));
+      EXPECT_TRUE(bitwise_equal(ev, to_host(vo)));
+    };
+    check(Ordo::Impl::WarpSeam<ExecSpace>{});
+    check(Ordo::Impl::TeamSeam{});
   }
+}
+
+// f64 sums of the tiles on each team seam against the oracle: values that are multiples of 2^-10
+// below 2^20 in magnitude, so that every sum of a run is exact in any order.
+TEST(Runs, TilesSumDoublesOnEachSeam) {
+  const std::size_t n = 300001;
+  const auto keys = runs_of<std::int64_t>(n, 3000, 7);
+  std::vector<double> values(n);
+  std::mt19937_64 rng(n);
+  for (auto& x : values) x = (double(rng() % (std::uint64_t(1) << 30)) - double(1 << 29)) / 1024;
+  std::vector<double> expected;
+  for (auto [first, len] : runs(keys, Ordo::less<>{})) {
+    double acc = values[first];
+    for (std::size_t i = first + 1; i < first + len; ++i) acc += values[i];
+    expected.push_back(acc);
+  }
+  const auto dk = to_device(keys);
+  const auto dv = to_device(values);
+  auto check = [&](auto seam, const char* name) {
+    auto ko = poisoned<std::int64_t>(n);
+    auto vo = poisoned<double>(n);
+    auto count = poisoned<std::int64_t>(1);
+    Ordo::Impl::reduce_runs<double>("reduce_by_key", ExecSpace(), dk,
+                                    Ordo::Impl::ValueOf<decltype(dv)>{dv},
+                                    Ordo::Impl::ReduceOp<Ordo::plus<>, double>{Ordo::plus<>{}},
+                                    Ordo::less<>{}, ko, vo, count, true, seam);
+    ASSERT_EQ(std::int64_t(expected.size()), to_host(count)[0]) << name;
+    EXPECT_TRUE(bitwise_equal(expected, head_checked(vo, expected.size()))) << name;
+  };
+  check(Ordo::Impl::WarpSeam<ExecSpace>{}, "space seam");
+  check(Ordo::Impl::TeamSeam{}, "portable seam");
 }
 
 TEST(Runs, ReduceByKeyDoublesAreDeterministic) {

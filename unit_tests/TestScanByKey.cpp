@@ -56,15 +56,20 @@ void check_scans(const std::vector<K>& keys, const std::vector<V>& values, const
   EXPECT_TRUE(bitwise_equal(exclusive, to_host(out))) << "exclusive, n = " << n;
   using Ordo::Impl::ReduceOp;
   const ReduceOp<Op, V> reduce{op};
-  for (bool ex : {false, true}) {
-    Kokkos::deep_copy(out, poison_value<V>());
-    const Ordo::Impl::ScanSource<decltype(dk), decltype(dv), ReduceOp<Op, V>, Ordo::less<>, V>
-        source{dk, dv, reduce, Ordo::less<>{}, init, ex};
-    Ordo::Impl::scan_runs<V>("scan_by_key", space, dk, source, reduce, Ordo::less<>{}, out, init,
-                             ex, true);
-    EXPECT_TRUE(bitwise_equal(ex ? exclusive : inclusive, to_host(out)))
-        << "tiles, exclusive " << ex << ", n = " << n;
-  }
+  // The tiles on the space's team seam and on the portable one.
+  auto tiles = [&](auto seam, const char* name) {
+    for (bool ex : {false, true}) {
+      Kokkos::deep_copy(out, poison_value<V>());
+      const Ordo::Impl::ScanSource<decltype(dk), decltype(dv), ReduceOp<Op, V>, Ordo::less<>, V>
+          source{dk, dv, reduce, Ordo::less<>{}, init, ex};
+      Ordo::Impl::scan_runs<V>("scan_by_key", space, dk, source, reduce, Ordo::less<>{}, out, init,
+                               ex, true, seam);
+      EXPECT_TRUE(bitwise_equal(ex ? exclusive : inclusive, to_host(out)))
+          << name << " tiles, exclusive " << ex << ", n = " << n;
+    }
+  };
+  tiles(Ordo::Impl::WarpSeam<ExecSpace>{}, "space seam");
+  tiles(Ordo::Impl::TeamSeam{}, "portable seam");
   EXPECT_TRUE(bitwise_equal(values, to_host(dv))) << "values unchanged";
 }
 

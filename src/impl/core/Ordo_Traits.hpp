@@ -4,9 +4,8 @@
 
 // The core's traits, and the one point where portable code reaches the backend seams
 // (src/impl/<level>/cuda/, src/impl/<level>/hip/): the backend macros are read here and in the seam
-// files, nowhere else. Portable code asks is_cuda_space_v, with_warp_seam and the Seam functions
-// below; the specializations of a tile agent are named in its file under the seam's ORDO_CUDA_*
-// flag.
+// files, nowhere else. Portable code asks is_cuda_space_v, Vendor<ExecSpace>, WarpSeam<ExecSpace>
+// and the Seam functions below.
 
 #include <Ordo_BuildOptions.hpp>
 
@@ -158,19 +157,16 @@ struct Vendor : NoVendor {};
 // portable assumes 32 lanes (AMD wavefronts have 64).
 inline constexpr int cuda_warp_lanes = 32;
 
-// Calls launch(std::true_type{}) where the CUDA seams are built, the space is
-// Cuda and `warp` asks for them, else launch(std::false_type{}) (the portable kernel).
-template <class ExecSpace, class Launch>
-void with_warp_seam(bool warp, const Launch& launch) {
-  if constexpr (cuda_specializations_built && is_cuda_space_v<ExecSpace>) {
-    if (warp) {
-      launch(std::true_type{});
-      return;
-    }
-  }
-  (void)warp;
-  launch(std::false_type{});
-}
+// The team-level seam (team/Ordo_WarpSeam.hpp): the portable team operations of the tile agents
+// and, where a backend seam specializes it (team/cuda/Ordo_Cuda_WarpSeam.hpp), its warps'.
+template <class ExecSpace>
+struct WarpSeam;
+
+// A team's threads' counts, scanned: `before`, those of the threads before this one; `total`, the
+// team's (WarpSeam's scan_counts).
+struct TeamCounts {
+  int before, total;
+};
 
 // Memory operations with a CUDA specialization, under one name on every backend.
 namespace Seam {

@@ -34,7 +34,6 @@
 #include <impl/device/Ordo_VendorCalls.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_TileCompact.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -69,12 +68,13 @@ void compact_single_pass(const ExecSpace& space, std::int64_t n, const Select& s
   if (tiles > 1) Kokkos::deep_copy(space, state, 0);
   warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
-      constexpr int min_teams = Tuning::lookback_min_teams(
-          sizeof(typename Emit::value_type),
-          !decltype(seam)::value || compact_stages<Select, decltype(group)::value>);
-      using Functor = CompactLookback<decltype(seam)::value, decltype(group)::value, ExecSpace,
-                                      Select, Emit, decltype(state), TotalView>;
+    using Seam = decltype(seam);
+    with_load_group<ExecSpace, Seam>(emit, [&](auto group) {
+      constexpr int min_teams =
+          Tuning::lookback_min_teams(sizeof(typename Emit::value_type),
+                                     !Seam::warp || compact_stages<Select, decltype(group)::value>);
+      using Functor = CompactLookback<Seam, decltype(group)::value, ExecSpace, Select, Emit,
+                                      decltype(state), TotalView>;
       launch_tiles<Tuning::lookback_team_size, min_teams>(
           "Ordo::copy_if::tiles", space,
           TilePlan{tiles, Tuning::lookback_team_size, Functor::scratch_bytes()},
@@ -155,15 +155,17 @@ void compact_unordered_dispatch(const ExecSpace& space, std::int64_t n, const Se
   const std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items_per_thread;
   warp = warp && Tuning::warp_compacts(sizeof(typename Emit::value_type));
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    with_load_group<ExecSpace>(emit, seam, [&](auto group) {
+    using Seam = decltype(seam);
+    with_load_group<ExecSpace, Seam>(emit, [&](auto group) {
       // The warp seam's stage (compact_stages).
-      const std::size_t scratch = seam && compact_stages<Select, decltype(group)::value>
+      const std::size_t scratch = Seam::warp && compact_stages<Select, decltype(group)::value>
                                       ? stage_bytes<typename Emit::value_type>(tile)
                                       : 0;
-      launch_tiles("Ordo::copy_if_unordered::tiles", space,
-                   TilePlan{(n + tile - 1) / tile, Tuning::team_size, scratch},
-                   CompactUnordered<decltype(seam)::value, decltype(group)::value, ExecSpace,
-                                    Select, Emit, TotalView>{select, emit, total, n, tile});
+      launch_tiles(
+          "Ordo::copy_if_unordered::tiles", space,
+          TilePlan{(n + tile - 1) / tile, Tuning::team_size, scratch},
+          CompactUnordered<Seam, decltype(group)::value, ExecSpace, Select, Emit, TotalView>{
+              select, emit, total, n, tile});
     });
   });
 }

@@ -194,13 +194,14 @@ void launch_run_tiles(const std::string& algo, const ExecSpace& space, std::int6
 
 // The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
 // their extents), the number of runs to total(0). Host backends take the chunks
-// (host_reduce_runs) unless `use_tiles` asks for the device's tiles (the tests: on every backend).
+// (host_reduce_runs) unless `use_tiles` asks for the device's tiles, on the team seam Seam (the
+// tests: every backend, and TeamSeam on CUDA).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
-          class ValueOut, class TotalView>
+          class ValueOut, class TotalView, class Seam = WarpSeam<ExecSpace>>
 void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                  const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
                  const ValueOut& values_out, const TotalView& total,
-                 bool use_tiles = !is_host_space_v<ExecSpace>) {
+                 bool use_tiles = !is_host_space_v<ExecSpace>, Seam = {}) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) {
     Kokkos::deep_copy(space, Kokkos::subview(total, 0), 0);
@@ -215,8 +216,8 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
   launch_run_tiles<V, typename KeyView::non_const_value_type>(
       algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
         using Tuning = RunsTuning<ExecSpace>;
-        return RunTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window, ExecSpace,
-                        KeyView, Source, V, Op, Comp, KeyOut, ValueOut, TotalView,
+        return RunTiles<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+                        ExecSpace, KeyView, Source, V, Op, Comp, KeyOut, ValueOut, TotalView,
                         std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
             keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles};
       });

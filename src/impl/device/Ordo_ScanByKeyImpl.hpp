@@ -53,12 +53,14 @@ struct ScanSource {
 
 // out(i) for i in [0, n): the scan of source by runs of keys (exclusive: init at each run's
 // first element, else the reduction before i). Host backends take the chunks unless `use_tiles`
-// asks for the device's tiles (the tests: on every backend).
+// asks for the device's tiles, on the team seam Seam (the tests: every backend, and TeamSeam on
+// CUDA).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp,
-          class OutView>
+          class OutView, class Seam = WarpSeam<ExecSpace>>
 void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                const Source& source, const Op& op, const Comp& comp, const OutView& out,
-               const V& init, bool exclusive, bool use_tiles = !is_host_space_v<ExecSpace>) {
+               const V& init, bool exclusive, bool use_tiles = !is_host_space_v<ExecSpace>,
+               Seam = {}) {
   const std::int64_t n = keys.extent(0);
   if (n == 0) return;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -88,7 +90,7 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
   launch_run_tiles<V, typename KeyView::non_const_value_type>(
       algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
         using Tuning = RunsTuning<ExecSpace>;
-        return ScanByKeyTiles<Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+        return ScanByKeyTiles<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
                               ExecSpace, KeyView, Source, V, Op, Comp, OutView,
                               std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
             keys, source, op, comp, out, init, exclusive, words, carries, n, tiles};

@@ -268,7 +268,7 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
 // One group of a CUDA warp's lanes a segment of at most `capacity` records (CUDA seam; capacity
 // a power of two from a warp's lanes on, C the bin's): R = max(segment_group_regs, C / lanes)
 // registers a lane, C / R lanes a group.
-template <std::int64_t C, class ExecSpace, class K, class V, class Records, class Order,
+template <std::int64_t C, class Seam, class ExecSpace, class K, class V, class Records, class Order,
           class Segments>
 void sort_group_bin(const ExecSpace& space, const Records& records, const Order& order,
                     const Segments& bin, std::int64_t count, std::int64_t capacity) {
@@ -276,7 +276,7 @@ void sort_group_bin(const ExecSpace& space, const Records& records, const Order&
   constexpr int lanes = cuda_warp_lanes;
   if constexpr (C < lanes * Tuning::seam_team_regs) {
     if (capacity > C) {
-      sort_group_bin<2 * C, ExecSpace, K, V>(space, records, order, bin, count, capacity);
+      sort_group_bin<2 * C, Seam, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       return;
     }
   }
@@ -285,21 +285,22 @@ void sort_group_bin(const ExecSpace& space, const Records& records, const Order&
   constexpr int W = int(C / R), team = Tuning::segment_group_team, groups = team / W;
   static_assert(W >= 1 && W <= lanes && team % lanes == 0, "groups inside whole warps");
   launch_tiles("Ordo::segmented_sort::groups", space, TilePlan{(count + groups - 1) / groups, team},
-               SegmentGroupSort<W, R, ExecSpace, K, V, Records, Order, Segments>{records, order,
-                                                                                 bin, count});
+               SegmentGroupSort<Seam, W, R, ExecSpace, K, V, Records, Order, Segments>{
+                   records, order, bin, count});
 }
 
 // One team a segment in a block of the bin's capacity (at least a slab).
-template <bool Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
+template <class Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
 void sort_team_bin(const ExecSpace& space, const Records& records, const Order& order,
                    const Segments& bin, std::int64_t count, std::int64_t capacity) {
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  constexpr std::int64_t slab = (Seam ? cuda_warp_lanes : Tuning::lanes) * Tuning::regs;
+  constexpr std::int64_t slab = (Seam::warp ? cuda_warp_lanes : Tuning::lanes) * Tuning::regs;
   const std::int64_t block = capacity > slab ? capacity : slab, slabs = block / slab;
   const std::size_t bytes = ScratchTile<K, V>::bytes(block);
-  const TilePlan plan = Seam ? TilePlan{count, int(slabs) * cuda_warp_lanes, bytes}
-                             : TilePlan{count, int(std::min<std::int64_t>(slabs, Tuning::slabs)),
-                                        bytes, false, Tuning::lanes};
+  const TilePlan plan = Seam::warp
+                            ? TilePlan{count, int(slabs) * cuda_warp_lanes, bytes}
+                            : TilePlan{count, int(std::min<std::int64_t>(slabs, Tuning::slabs)),
+                                       bytes, false, Tuning::lanes};
   launch_tiles(
       "Ordo::segmented_sort::teams", space, plan,
       SegmentTeamSort<Seam, ExecSpace, K, V, Records, Order, Segments>{records, order, bin, block});
@@ -356,12 +357,13 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     const std::int64_t count = census[b], capacity = Bins::capacity(b);
     if (count == 0) continue;
     const Segments bin{offsets, lists, starts[b]};
-    with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
-      constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-      if constexpr (Seam) {
+    with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
+      // The warps sort encoded (unsigned) keys only.
+      using Seam = std::conditional_t<std::is_unsigned_v<K>, decltype(space_seam), TeamSeam>;
+      if constexpr (Seam::warp) {
         if (capacity <= cuda_warp_lanes * Tuning::seam_team_regs) {
-          sort_group_bin<cuda_warp_lanes, ExecSpace, K, V>(space, records, order, bin, count,
-                                                           capacity);
+          sort_group_bin<cuda_warp_lanes, Seam, ExecSpace, K, V>(space, records, order, bin, count,
+                                                                 capacity);
           return;
         }
       }

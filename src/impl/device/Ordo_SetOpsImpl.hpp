@@ -228,9 +228,9 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
   with_warp_seam<ExecSpace>(path == SetPath::automatic, [&](auto seam) {
     launch_tiles<Tuning::team_size, Tuning::min_teams>(
         "Ordo::" + algo + "::tiles", space, TilePlan{tiles, Tuning::team_size},
-        SetTiles<Op, vt, Tuning::lookback_window, decltype(seam)::value, ExecSpace, AView, BView,
-                 Emit, decltype(cuts), decltype(words), Count, Comp>{a, b, emit, cuts, words, count,
-                                                                     tiles, comp});
+        SetTiles<Op, vt, Tuning::lookback_window, decltype(seam), ExecSpace, AView, BView, Emit,
+                 decltype(cuts), decltype(words), Count, Comp>{a, b, emit, cuts, words, count,
+                                                               tiles, comp});
   });
 }
 

@@ -45,10 +45,11 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   const std::int64_t blocks = (n + block - 1) / block;
   const std::size_t bytes = ScratchTile<K, V>::bytes(block);
   const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
-  with_warp_seam<ExecSpace>(seam, [&](auto use_seam) {
-    constexpr bool Seam = decltype(use_seam)::value && std::is_unsigned_v<K>;
-    const TilePlan plan = Seam ? TilePlan{blocks, int(slabs) * cuda_warp_lanes, bytes}
-                               : TilePlan{blocks, int(slabs), bytes, false, Tuning::lanes};
+  with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
+    // The warps sort encoded (unsigned) keys only.
+    using Seam = std::conditional_t<std::is_unsigned_v<K>, decltype(space_seam), TeamSeam>;
+    const TilePlan plan = Seam::warp ? TilePlan{blocks, int(slabs) * cuda_warp_lanes, bytes}
+                                     : TilePlan{blocks, int(slabs), bytes, false, Tuning::lanes};
     launch_tiles(label, space, plan,
                  SortBlocks<HalfMerge, Seam, ExecSpace, K, V, Source, Sink, Order>{
                      source, sink, order, n, block});

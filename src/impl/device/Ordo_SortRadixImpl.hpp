@@ -26,7 +26,6 @@
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileRadix.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Radix.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -68,7 +67,7 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
   using Counts = WorkspaceView<std::int64_t, ExecSpace>;
   with_warp_seam<ExecSpace>(warp, [&](auto seam) {
-    using Pass = RadixPass<decltype(seam)::value, ExecSpace, K, V, Source, Sink, Counts, Carried>;
+    using Pass = RadixPass<decltype(seam), ExecSpace, K, V, Source, Sink, Counts, Carried>;
     const std::int64_t tiles = (n + Pass::tile - 1) / Pass::tile;
     const std::int64_t vn = with_values ? n : 0;
     const auto k0 = workspace<K>(space, n, WorkspaceSlot::sort_keys0);
@@ -129,9 +128,9 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
 template <class ExecSpace, class K, class V, class Carried = NoCarried>
 std::size_t radix_sort_bound(std::int64_t n) {
   using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
-  constexpr bool warp = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
   constexpr std::int64_t tile =
-      std::int64_t(warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size) *
+      std::int64_t(WarpSeam<ExecSpace>::warp ? Tuning::radix_team_size
+                                             : Tuning::radix_portable_team_size) *
       Tuning::radix_items;
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
   const std::int64_t tiles = (n + tile - 1) / tile, vn = std::is_same_v<V, NoValue> ? 0 : n;

@@ -5,19 +5,18 @@
 // Team level of compaction (launched by device/Ordo_CopyIfImpl.hpp): which elements copy_if and
 // copy_flagged keep (selections) and what they write for a kept one (emitters; retrieve_all's are
 // in device/Ordo_RetrieveAllImpl.hpp), and the tile agents:
-//   CompactLookback   stable single pass: count, look back (TileLookback::window_prefix, or the
-//   CUDA
-//                     seam's warp walk), write
+//   CompactLookback   stable single pass: count, look back (TileLookback::window_prefix), write;
+//                     on CUDA's seam the warps' ballots and walk (WarpSeam::compact_stable)
 //   CompactCount      reduce then scan (host backends): a tile's count
 //   CompactScatter    ... then its kept elements from the scanned offset
-//   CompactUnordered  one atomic a tile on the total
+//   CompactUnordered  one atomic a tile on the total (on CUDA's seam: compact_unordered)
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
+#include <impl/team/Ordo_WarpSeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -85,15 +84,15 @@ struct EmitElement {
 
 // Runs launch(std::integral_constant<int, G>) with G = Emit::group where the emitter loads
 // aligned groups on a device backend's warp seam, else G = 1.
-template <class ExecSpace, class Emit, class Launch>
-void with_load_group(const Emit& emit, bool warp, const Launch& launch) {
-  if constexpr (Emit::group > 1 && !is_host_space_v<ExecSpace>) {
-    if (warp && emit.aligned()) {
+template <class ExecSpace, class Seam, class Emit, class Launch>
+void with_load_group(const Emit& emit, const Launch& launch) {
+  if constexpr (Emit::group > 1 && !is_host_space_v<ExecSpace> && Seam::warp) {
+    if (emit.aligned()) {
       launch(std::integral_constant<int, Emit::group>{});
       return;
     }
   }
-  (void)emit, (void)warp;
+  (void)emit;
   launch(std::integral_constant<int, 1>{});
 }
 
@@ -172,9 +171,9 @@ KOKKOS_INLINE_FUNCTION int count_flags(const std::uint8_t* flags) {
   return c;
 }
 
-// One team per tile. Warp: the CUDA seam (warp ballots, warp 0 looks back); otherwise the
-// portable version below.
-template <bool Warp, int G, class ExecSpace, class Select, class Emit, class StateView,
+// One team per tile. On a warp seam its compact_stable (CUDA: warp ballots, warp 0 looks back);
+// otherwise the portable version below.
+template <class Seam, int G, class ExecSpace, class Select, class Emit, class StateView,
           class TotalView>
 struct CompactLookback {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -201,21 +200,22 @@ struct CompactLookback {
   // count and look-back window.
   static constexpr int stage_size = compact_stages<Select, G> ? tile : 0;
   static std::size_t scratch_bytes() {
-    if (Warp) return stage_bytes<typename Emit::value_type>(stage_size);
+    if (Seam::warp) return stage_bytes<typename Emit::value_type>(stage_size);
     return Flags::shmem_size(tile) + Local::shmem_size(tile) + Count::shmem_size(1) +
            Window::shmem_size(team);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-#if defined(ORDO_CUDA_SEAM)
-    if constexpr (Warp) {
-      CudaSeam::warp_tile_compact<vt, G>(
-          member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
-          CudaSeam::LookbackBase<StateView, TotalView>{state, total, tiles},
-          stage<typename Emit::value_type>(member, stage_size));
+    if constexpr (Seam::warp) {
+      Seam::template compact_stable<vt, G>(member, n, select, emit, state, total, tiles,
+                                           stage<typename Emit::value_type>(member, stage_size));
       return;
+    } else {
+      portable(member);
     }
-#endif
+  }
+
+  KOKKOS_FUNCTION void portable(const Member& member) const {
     const Flags flags(member.team_scratch(0), tile);
     const Local local(member.team_scratch(0), tile);
     const Count tile_count(member.team_scratch(0), 1);
@@ -314,9 +314,10 @@ struct CompactScatter {
   }
 };
 
-// One team per tile. Warp: the CUDA seam (warp ballots, one atomic per tile); otherwise the
-// portable version: count the tile, claim room with one atomic per team, scan the tile to write.
-template <bool Warp, int G, class ExecSpace, class Select, class Emit, class TotalView>
+// One team per tile. On a warp seam its compact_unordered (CUDA: warp ballots, one atomic per
+// tile); otherwise the portable version: count the tile, claim room with one atomic per team, scan
+// the tile to write.
+template <class Seam, int G, class ExecSpace, class Select, class Emit, class TotalView>
 struct CompactUnordered {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Select select;
@@ -325,16 +326,17 @@ struct CompactUnordered {
   std::int64_t n, tile;
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const auto span = tile_span(member.league_rank(), tile, n);
-#if defined(ORDO_CUDA_SEAM)
-    if constexpr (Warp) {
-      CudaSeam::warp_tile_compact<CompactTuning<ExecSpace>::items_per_thread, G>(
-          member.league_rank(), n, member.team_size(), member.team_rank(), select, emit,
-          CudaSeam::AtomicBase<TotalView>{total},
+    if constexpr (Seam::warp) {
+      Seam::template compact_unordered<CompactTuning<ExecSpace>::items_per_thread, G>(
+          member, n, select, emit, total,
           stage<typename Emit::value_type>(member, compact_stages<Select, G> ? tile : 0));
-      return;
+    } else {
+      portable(member);
     }
-#endif
+  }
+
+  KOKKOS_FUNCTION void portable(const Member& member) const {
+    const auto span = tile_span(member.league_rank(), tile, n);
     using Count = typename TotalView::non_const_value_type;
     const std::int64_t count = team_count(member, span, select);
     std::int64_t base = 0;

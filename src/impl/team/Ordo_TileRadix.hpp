@@ -4,10 +4,10 @@
 
 // Team level of the radix sort: one digit pass over a tile of keys held in registers, Items per
 // thread. Ranking finds each key's position in the tile's stable order by digit:
-//   1. count   every key is counted in a column of counters, one column per thread (portable:
-//              rank_in_threads, each thread counting its own run of keys in order) or per warp
-//              (the CUDA seam's warp_rank: match sets of equal digits); a key's rank is how many
-//              keys of its digit its column counted before it
+//   1. count   every key is counted in a column of counters (the team seam's radix_rank,
+//              team/Ordo_WarpSeam.hpp): one column per thread, each counting its own run of keys
+//              in order, or on CUDA's warp seam one per warp (match sets of equal digits); a
+//              key's rank is how many keys of its digit its column counted before it
 //   2. scan    one exclusive scan of the counters in digit-major order (digit, column): each
 //              counter becomes the tile position of its column's first key of that digit
 //   3. place   position = scanned counter + rank
@@ -19,30 +19,13 @@
 #include <impl/core/Ordo_Tuning.hpp>
 #include <impl/lane/Ordo_LookbackWord.hpp>
 #include <impl/lane/Ordo_SortRecords.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Radix.hpp>
+#include <impl/team/Ordo_WarpSeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace Ordo::Impl {
-
-// Step 1 on the portable path: thread r owns the tile positions [r * Items, (r + 1) * Items) in
-// order and counts them in column r of counters(digit * columns + r).
-template <int Items, class Member, class K, class Counters>
-KOKKOS_INLINE_FUNCTION void rank_in_threads(const Member& member, const K (&key)[Items], int pass,
-                                            int (&rank)[Items], const Counters& counters) {
-  const int columns = member.team_size(), r = member.team_rank();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, radix_digits * columns),
-                       [&](int j) { counters(j) = 0; });
-  member.team_barrier();
-  for (int k = 0; k < Items; ++k) {
-    auto& c = counters(radix_digit(key[k], pass) * columns + r);
-    rank[k] = c;
-    c = c + 1;
-  }
-  member.team_barrier();
-}
 
 // Steps 2 and 3: the digit-major scan of radix_digits * columns counters, then the tile position
 // of each key from its column; start(d) = the tile position of digit d's first key (start of
@@ -115,7 +98,8 @@ template <class V, class Carried>
 using RadixTunedValue =
     std::conditional_t<Carried::carries && std::is_same_v<V, NoValue>, std::uint32_t, V>;
 
-template <bool Warp, class ExecSpace, class K, class V, class Source, class Sink, class Counts,
+// One pass of a radix sort on the team seam Seam, a team a tile.
+template <class Seam, class ExecSpace, class K, class V, class Source, class Sink, class Counts,
           class Carried = NoCarried>
 struct RadixPass {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -123,11 +107,12 @@ struct RadixPass {
   using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
   using SV = StoredValue<V>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
-  static constexpr int team = Warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size;
+  static constexpr int team =
+      Seam::warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size;
   static constexpr int items = Tuning::radix_items;
   static constexpr int tile = team * items;
   static constexpr int min_teams = Tuning::radix_min_teams;
-  static constexpr int columns = Warp ? team / cuda_warp_lanes : team;
+  static constexpr int columns = Seam::radix_columns(team);
   static_assert(tile < 65536, "tile positions fit the 16-bit counters");
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
@@ -178,21 +163,15 @@ struct RadixPass {
     const int valid = int(n - first < tile ? n - first : tile);
     const int t = member.team_rank();
 
-    // Load: the seam's warp-striped positions, or each thread's run of positions.
+    // Load: the seam's positions (each thread's run of them, or on CUDA warp-striped).
     K key[items];
     SV value[items];
     int rank[items];
     const K* key_in = key_buffer[plan.in_buffer()] + first;
     const SV* value_in = value_buffer[plan.in_buffer()] + first;
     const bool from_source = plan.from_source();
-    auto position_of = [&](int k) {
-#if defined(ORDO_CUDA_SEAM)
-      if constexpr (Warp) return CudaSeam::warp_tile_position<items>(t, k);
-#endif
-      return t * items + k;
-    };
     for (int k = 0; k < items; ++k) {
-      const int position = position_of(k);
+      const int position = Seam::template radix_position<items>(t, k);
       key[k] = ~K(0);  // padding: the last digit, after every key of the tile
       if (position < valid) {
         if (from_source) {
@@ -206,16 +185,8 @@ struct RadixPass {
     }
 
     // Rank, then exchange into the tile's order by digit.
-#if defined(ORDO_CUDA_SEAM)
-    if constexpr (Warp) {
-      CudaSeam::warp_rank<items>(member, key, pass, rank, counters);
-      place_ranked<items>(member, key, pass, t / cuda_warp_lanes, columns, rank, counters, start);
-    }
-#endif
-    if constexpr (!Warp) {
-      rank_in_threads<items>(member, key, pass, rank, counters);
-      place_ranked<items>(member, key, pass, t, columns, rank, counters, start);
-    }
+    Seam::template radix_rank<items>(member, key, pass, rank, counters);
+    place_ranked<items>(member, key, pass, Seam::radix_column(t), columns, rank, counters, start);
     // Each digit's output offset: its first position in the pass, plus its keys in the tiles
     // before this one (the look-back), less its first position in this tile. The tile's counts
     // are published first and the keys exchanged before the look-back, so that the tiles before
@@ -268,7 +239,7 @@ struct RadixPass {
       }
     }
     if constexpr (Carried::carries) {
-      carry(member, plan, shared.data(), first, valid, rank, out, position_of);
+      carry(member, plan, shared.data(), first, valid, rank, out);
     }
   }
 
@@ -277,11 +248,9 @@ struct RadixPass {
   // the keys' output positions (each digit's run contiguous). A pass reads what the pass before
   // it wrote and alternates between the sink and the workspace buffer, so that the last pass
   // writes the sink: pass `index` of `runs` writes the sink when runs - 1 - index is even.
-  template <class PositionOf>
   KOKKOS_INLINE_FUNCTION void carry(const Member& member, const RadixPlan& plan, char* stage_bytes,
                                     std::int64_t first, int valid, const int (&rank)[items],
-                                    const std::int64_t (&out)[items],
-                                    const PositionOf& position_of) const {
+                                    const std::int64_t (&out)[items]) const {
     const bool to_sink = ((plan.runs - 1 - plan.index) & 1) == 0;
     const bool from_source = plan.from_source();
     const int t = member.team_rank();
@@ -290,7 +259,7 @@ struct RadixPass {
       T* const stage = reinterpret_cast<T*>(stage_bytes);
       member.team_barrier();  // the scratch's last readers are done
       for (int k = 0; k < items; ++k) {
-        const int position = position_of(k);
+        const int position = Seam::template radix_position<items>(t, k);
         if (position < valid) {
           const std::int64_t i = first + position;
           stage[rank[k]] = from_source ? T(source_at(i)) : to_sink ? buffer_at(i) : sink_at(i);

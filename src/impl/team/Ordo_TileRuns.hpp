@@ -9,9 +9,9 @@
 //   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
 //                  team_size * vt elements staged in scratch with coalesced loads, each thread
 //                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
-//                  run) pairs (on CUDA the warp seam's shuffles, team/cuda/Ordo_Cuda_Runs.hpp),
-//                  the tile's prefix from the look-back (TileLookback::carry_prefix; on CUDA
-//                  walked by a warp), then each run head writes its key and the value of the run
+//                  run) pairs and the tile's prefix from the segmented look-back (the seam's
+//                  scan_partials and carry_prefix, team/Ordo_WarpSeam.hpp: on CUDA shuffles and
+//                  a walk by one warp), then each run head writes its key and the value of the run
 //                  it closes (staging them for coalesced stores kept every element in registers
 //                  across the look-back: perf_tests/README.md, the runs)
 //   ScanByKeyTiles inclusive_scan_by_key and exclusive_scan_by_key in one pass, as RunTiles to
@@ -20,7 +20,7 @@
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Runs.hpp>
+#include <impl/team/Ordo_WarpSeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -156,39 +156,11 @@ struct RunScan {
   V running;
 };
 
-// The portable team scan of the threads' partials (Hillis and Steele: a fixed order, so
-// floating-point reductions give the same bits on every run): before, the join of threads [0, r)
-// (unset for thread 0); tile, of threads [0, last_thread] (the partials of threads after it are
-// never read). scan_heads and scan_values: Team slots of scratch.
-template <int Team, class Member, class V, class Op, class Heads, class Values>
-KOKKOS_INLINE_FUNCTION void team_scan_partials(const Member& member, int last_thread,
-                                               RunPartial<V> mine, const Op& op,
-                                               const Heads& scan_heads, const Values& scan_values,
-                                               RunPartial<V>& before, RunPartial<V>& tile) {
-  const int r = member.team_rank();
-  scan_heads(r) = mine.heads;
-  scan_values(r) = mine.value;
-  for (int d = 1; d < Team; d *= 2) {
-    member.team_barrier();
-    const RunPartial<V> sum =
-        r >= d ? combine(op, RunPartial<V>{scan_heads(r - d), scan_values(r - d)}, mine) : mine;
-    member.team_barrier();
-    mine = sum;
-    scan_heads(r) = mine.heads;
-    scan_values(r) = mine.value;
-  }
-  member.team_barrier();
-  if (r > 0) before = {scan_heads(r - 1), scan_values(r - 1)};
-  tile = {scan_heads(last_thread), scan_values(last_thread)};
-  member.team_barrier();
-}
-
-// The team's segmented scan of its threads' partials (team_scan_partials, or on CUDA the warp
-// seam's CudaSeam::warp_scan_partials: Warp), then the tile's prefix from the look-back
-// (TileLookback::carry_prefix, or the warp seam's CudaSeam::warp_carry_prefix). last_thread: the
-// last thread that holds an element. scan_heads and scan_values: Team + 1 slots of scratch,
+// The team's segmented scan of its threads' partials, then the tile's prefix from the look-back:
+// the seam's scan_partials and carry_prefix (team/Ordo_WarpSeam.hpp). last_thread: the last
+// thread that holds an element. scan_heads and scan_values: Team + 1 slots of scratch,
 // prefix_slot one.
-template <bool Warp, int Team, int Window, class Member, class V, class Op, class Heads,
+template <class Seam, int Team, int Window, class Member, class V, class Op, class Heads,
           class Values, class Prefix, class Words, class Carries>
 KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::int64_t id,
                                                     int last_thread, RunPartial<V> mine,
@@ -198,37 +170,15 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
                                                     const Carries& carries, const Op& op) {
   const int r = member.team_rank();
   RunPartial<V> before{0, V()}, tile{0, V()};
-#if defined(ORDO_CUDA_SEAM)
-  if constexpr (Warp) {
-    const auto join = [&](const RunPartial<V>& a, const RunPartial<V>& b) {
-      return combine(op, a, b);
-    };
-    CudaSeam::warp_scan_partials<Team>(member, last_thread, mine, join, scan_heads, scan_values,
-                                       before, tile);
-  }
-#endif
-  if constexpr (!Warp) {
-    team_scan_partials<Team>(member, last_thread, mine, op, scan_heads, scan_values, before, tile);
-  }
-
-  // The tile's prefix: the heads before it and the open run's value at its start (on CUDA the
-  // warp seam's walk by warp 0).
+  const auto join = [&](const RunPartial<V>& a, const RunPartial<V>& b) {
+    return combine(op, a, b);
+  };
+  Seam::template scan_partials<Team>(member, last_thread, mine, join, scan_heads, scan_values,
+                                     before, tile);
+  // The tile's prefix: the heads before it and the open run's value at its start (thread 0's).
   V carry_in{};
-  std::int64_t heads_before = 0;
-#if defined(ORDO_CUDA_SEAM)
-  if constexpr (Warp) {
-    if (r < cuda_warp_lanes) {
-      heads_before =
-          CudaSeam::warp_carry_prefix(r, id, tile.heads, tile.value, words, carries, op, carry_in);
-    }
-  }
-#endif
-  if constexpr (!Warp) {
-    if (r == 0) {
-      heads_before = tile_lookback(words).template carry_prefix<Window>(id, tile.heads, tile.value,
-                                                                        carries, op, carry_in);
-    }
-  }
+  const std::int64_t heads_before = Seam::template carry_prefix<Window>(
+      r, id, tile.heads, tile.value, words, carries, op, carry_in);
   if (r == 0) {
     prefix_slot(0) = heads_before;
     scan_values(Team) = carry_in;
@@ -242,11 +192,12 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
   return {before.heads, tile.heads, prefix_slot(0), running};
 }
 
-// One team per tile (tiles in ticket order). Source: the value of element i (values(i), or 1 for
-// run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run r's key and value,
-// dropped at r >= their extents; total(0): the number of runs, written by the last tile.
-template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
-          class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
+// One team per tile (tiles in ticket order), on the team seam Seam. Source: the value of element i
+// (values(i), or 1 for run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run
+// r's key and value, dropped at r >= their extents; total(0): the number of runs, written by the
+// last tile.
+template <class Seam, int Team, int VT, int Window, class ExecSpace, class KeyView, class Source,
+          class V, class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
           class Carries>
 struct RunTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -254,7 +205,6 @@ struct RunTiles {
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
 
   KeyView keys;
   Source source;
@@ -294,7 +244,7 @@ struct RunTiles {
     stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
     const int first = r * VT;
-    const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
+    const RunScan<V> scan = scan_run_partials<Seam, Team, Window>(
         member, id, (count - 1) / VT,
         thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
         scan_heads, scan_values, prefix_slot, words, carries, op);
@@ -327,15 +277,14 @@ struct RunTiles {
 // in scratch for coalesced stores. The scan restarts at each head. Exclusive: out(i) is init at a
 // head, else the reduction of init and the run's elements before i (Source folds init into each
 // head's value, ScanSource).
-template <int Team, int VT, int Window, class ExecSpace, class KeyView, class Source, class V,
-          class Op, class Comp, class OutView, class Words, class Carries>
+template <class Seam, int Team, int VT, int Window, class ExecSpace, class KeyView, class Source,
+          class V, class Op, class Comp, class OutView, class Words, class Carries>
 struct ScanByKeyTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-  static constexpr bool warp_seam = cuda_specializations_built && is_cuda_space_v<ExecSpace>;
 
   KeyView keys;
   Source source;
@@ -370,7 +319,7 @@ struct ScanByKeyTiles {
     stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
 
     const int first = r * VT, first_of_input = base == 0 ? 0 : -1;
-    const RunScan<V> scan = scan_run_partials<warp_seam, Team, Window>(
+    const RunScan<V> scan = scan_run_partials<Seam, Team, Window>(
         member, id, (count - 1) / VT,
         thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
         scan_heads, scan_values, prefix_slot, words, carries, op);

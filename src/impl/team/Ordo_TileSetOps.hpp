@@ -23,7 +23,7 @@
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileRange.hpp>
-#include <impl/team/cuda/Ordo_Cuda_Compact.hpp>
+#include <impl/team/Ordo_WarpSeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -141,11 +141,11 @@ KOKKOS_INLINE_FUNCTION std::int64_t team_set_intersection(const Member& member, 
   return all;
 }
 
-// One team per tile of about team_size * VT elements of A and B (a cut may add one). Warp: the
-// CUDA seam's offsets (the tile number from the block index, the threads' output counts scanned
-// by warp shuffles, the look-back walked by warp 0: CudaSeam::warp_scan_counts and LookbackBase),
-// else the portable ones (a ticket, the team's scan, the look-back walked by one thread).
-template <SetOp Op, int VT, int Window, bool Warp, class ExecSpace, class AView, class BView,
+// One team per tile of about team_size * VT elements of A and B (a cut may add one), on the team
+// seam Seam (team/Ordo_WarpSeam.hpp): the tile's number, the scan of the threads' output counts
+// and the look-back (on CUDA the block's index, warp shuffles and a walk by warp 0; portable a
+// ticket, the team's scan and a walk by one thread).
+template <SetOp Op, int VT, int Window, class Seam, class ExecSpace, class AView, class BView,
           class Emit, class Cuts, class Words, class Total, class Comp>
 struct SetTiles {
   using Key = typename AView::non_const_value_type;
@@ -164,14 +164,11 @@ struct SetTiles {
   std::int64_t tiles;
   Comp comp;
 
-  KOKKOS_INLINE_FUNCTION static constexpr int warps(int team_size) {
-    return Warp ? team_size / cuda_warp_lanes : 0;
-  }
   static std::size_t scratch_bytes(int team_size) {
     const std::size_t tile = std::size_t(team_size) * VT + 1;
     return KeyTile::shmem_size(tile + 1) + IndexTile::shmem_size(tile) +
-           IndexTile::shmem_size(2 * (team_size + 1) + 1) +
-           IndexTile::shmem_size(warps(team_size)) + PrefixSlot::shmem_size(1);
+           IndexTile::shmem_size(2 * (team_size + 1)) +
+           IndexTile::shmem_size(Seam::count_slots(team_size)) + PrefixSlot::shmem_size(1);
   }
   std::size_t team_shmem_size(int team_size) const { return scratch_bytes(team_size); }
 
@@ -180,19 +177,11 @@ struct SetTiles {
     const int tile_size = nt * VT + 1;
     KeyTile keys(member.team_scratch(0), tile_size + 1);
     IndexTile slots(member.team_scratch(0), tile_size);
-    IndexTile split(member.team_scratch(0), 2 * (nt + 1) + 1);  // the last: the tile's count
-    IndexTile sums(member.team_scratch(0), warps(nt));          // the warps' counts (Warp)
+    IndexTile split(member.team_scratch(0), 2 * (nt + 1));
+    IndexTile sums(member.team_scratch(0), Seam::count_slots(nt));
     PrefixSlot prefix_slot(member.team_scratch(0), 1);
 
-    std::int64_t id = 0;
-    if constexpr (Warp) {
-      // Blocks start in the order of their index: every tile this one waits for has started.
-      // (The barrier: the team's previous tile, where a block runs several, is stored.)
-      member.team_barrier();
-      id = member.league_rank();
-    } else {
-      id = tile_lookback(words).ticket(member, tiles);
-    }
+    const std::int64_t id = Seam::tile_id(member, words, tiles);
     const std::int64_t a0 = cuts(2 * id), b0 = cuts(2 * id + 1);
     const std::int64_t a1 = piece_end<std::int64_t>(cuts(2 * id + 2), a0, tile_size);
     const int na = int(a1 - a0);
@@ -233,32 +222,11 @@ struct SetTiles {
         if ((emitted & (1u << k)) && pos < count) slots(pos++) = src[k];
       }
     };
-    int kept = 0;
-    std::int64_t prefix = 0;
-#if defined(ORDO_CUDA_SEAM)
-    if constexpr (Warp) {
-      const CudaSeam::TeamCounts counts = CudaSeam::warp_scan_counts(member, mine, sums);
-      stage(counts.before);
-      kept = counts.total < count ? counts.total : count;
-      if (t < cuda_warp_lanes) {
-        const std::int64_t p =
-            CudaSeam::LookbackBase<Words, Total>{words, total, tiles}(id, t, kept);
-        if (t == 0) prefix_slot(0) = p;
-      }
-      member.team_barrier();
-      prefix = prefix_slot(0);
-    }
-#endif
-    if constexpr (!Warp) {
-      const int pos = member.team_scan(mine);
-      stage(pos);
-      // The last thread's end is the tile's count.
-      if (t == nt - 1) split(2 * nt + 2) = pos + mine;
-      member.team_barrier();
-      kept = split(2 * nt + 2) < count ? split(2 * nt + 2) : count;
-      prefix = tile_lookback(words).template prefix<Window>(member, id, kept);
-      if (id == tiles - 1 && t == 0) total(0) = typename Total::non_const_value_type(prefix + kept);
-    }
+    const TeamCounts counts = Seam::scan_counts(member, mine, sums);
+    stage(counts.before);
+    const int kept = counts.total < count ? counts.total : count;
+    const std::int64_t prefix =
+        Seam::template tile_prefix<Window>(member, id, kept, words, total, tiles, prefix_slot);
 
     const std::int64_t capacity = emit.capacity();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, kept), [&](int i) {

@@ -3,7 +3,7 @@
 #define ORDO_IMPL_TILESORT_HPP
 
 // Team level of sort: the sorts one team runs, on the network of Ordo_TileNetwork.hpp
-// (portable) or its CUDA seam (team/cuda/Ordo_Cuda_TileSort.hpp):
+// (portable) or the warps of CUDA's team seam (WarpSeam<Kokkos::Cuda>, team/Ordo_WarpSeam.hpp):
 //   team_sort_block  the block kernel's team: load a block into scratch, sort it (or finish a
 //                    streaming merge level's half merges), store it
 //   team_sort        sort_team / sort_by_key_team: a segment in the caller's Views, whole team
@@ -16,7 +16,7 @@
 #include <impl/lane/Ordo_SortRecords.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
 #include <impl/team/Ordo_TileNetwork.hpp>
-#include <impl/team/cuda/Ordo_Cuda_TileSort.hpp>
+#include <impl/team/Ordo_WarpSeam.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -43,25 +43,22 @@ KOKKOS_INLINE_FUNCTION void team_sort_block(const Member& member, const Source& 
   store_tile<K, V>(member, tile, sink, base, count);
 }
 
-// The same block with the CUDA seam's warps (a warp per slab of 32 * R records, Slabs slabs):
-// CudaSeam::sort_block sorts it in scratch, the team stores it. Teams of whole warps only.
-template <bool HalfMerge, int Slabs, int R, class K, class V, class Member, class Source,
-          class Sink, class Order>
+// The same block with a warp seam's warps (a warp per slab of 32 * R records, Slabs slabs):
+// Seam::sort_block sorts it in scratch, the team stores it. Teams of whole warps only.
+template <class Seam, bool HalfMerge, int Slabs, int R, class K, class V, class Member,
+          class Source, class Sink, class Order>
 KOKKOS_INLINE_FUNCTION void warp_sort_block(const Member& member, const Source& source,
                                             const Sink& sink, const Order& order, std::int64_t base,
                                             std::int64_t count, std::int64_t block) {
-#if defined(ORDO_CUDA_SEAM)
   const auto tile = ScratchTile<K, V>::allocate(member, block);
-  CudaSeam::sort_block<HalfMerge, Slabs, R, K, V>(member, source, tile, order, base, count, block);
+  Seam::template sort_block<HalfMerge, Slabs, R, K, V>(member, source, tile, order, base, count,
+                                                       block);
   store_tile<K, V>(member, tile, sink, base, count);
-#else
-  (void)member, (void)source, (void)sink, (void)order, (void)base, (void)count, (void)block;
-#endif
 }
 
-// sort_team and sort_by_key_team: keys (and values) in place, Codec's order. On CUDA, teams of
-// whole warps sort encoded keys in registers first (CudaSeam::team_sort_in_warps); what that
-// leaves, the portable network finishes.
+// sort_team and sort_by_key_team: keys (and values) in place, Codec's order. On a warp seam
+// (CUDA), teams of whole warps sort encoded keys in registers first (team_sort_in_warps); what
+// that leaves, the portable network finishes.
 template <class Member, class Codec, class KeyView, class ValueView, class Comp>
 KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
                                       const ValueView& values, const Comp& comp) {
@@ -73,12 +70,10 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
   if (n < 2) return;
   const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
   std::int64_t sorted = 0;  // runs of `sorted` positions sorted already
-#if defined(ORDO_CUDA_SEAM)
-  if constexpr (Codec::encoded) {
-    using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
-    if (CudaSeam::team_sort_in_warps<Tuning, K, V>(tile, n, order, sorted)) return;
+  using Seam = WarpSeam<typename Member::execution_space>;
+  if constexpr (Seam::warp && Codec::encoded) {
+    if (Seam::template team_sort_in_warps<K, V>(tile, n, order, sorted)) return;
   }
-#endif
   constexpr int R = TeamSortTuning::regs;
   team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n, order,
                                                         sorted);
@@ -98,10 +93,10 @@ KOKKOS_INLINE_FUNCTION void thread_sort(const Member& member, const KeyView& key
   team_block_sort<1, R, false, typename Codec::Bits, V>(member, tile, network_size(n, R), n, order);
 }
 
-// One team per block (team_sort_block; Seam: CudaSeam::sort_block, a warp per slab). HalfMerge:
-// the end of a streaming merge level (records in position order, half merges only) instead of a
-// block sort.
-template <bool HalfMerge, bool Seam, class ExecSpace, class K, class V, class Source, class Sink,
+// One team per block (team_sort_block; on a warp seam its sort_block, a warp per slab).
+// HalfMerge: the end of a streaming merge level (records in position order, half merges only)
+// instead of a block sort.
+template <bool HalfMerge, class Seam, class ExecSpace, class K, class V, class Source, class Sink,
           class Order>
 struct SortBlocks {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -114,9 +109,9 @@ struct SortBlocks {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     const std::int64_t base = member.league_rank() * block;
     const std::int64_t count = n - base < block ? n - base : block;
-    if constexpr (Seam) {
-      warp_sort_block<HalfMerge, Tuning::slabs, Tuning::regs, K, V>(member, source, sink, order,
-                                                                    base, count, block);
+    if constexpr (Seam::warp) {
+      warp_sort_block<Seam, HalfMerge, Tuning::slabs, Tuning::regs, K, V>(
+          member, source, sink, order, base, count, block);
     } else {
       team_sort_block<HalfMerge, Tuning::lanes, Tuning::regs, K, V>(member, source, sink, order,
                                                                     base, count, block);
@@ -147,17 +142,18 @@ struct SegmentTile {
   }
 };
 
-// One group of W lanes a segment (CUDA seam), team_size / W groups a team.
-template <int W, int R, class ExecSpace, class K, class V, class Records, class Order,
+// One group of W lanes a segment (a warp seam's group_sort_segments), team_size / W groups a
+// team.
+template <class Seam, int W, int R, class ExecSpace, class K, class V, class Records, class Order,
           class Segments>
 struct SegmentGroupSort {
+  static_assert(Seam::warp, "segments of one slab are sorted by a warp seam's lane groups");
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Records records;
   Order order;
   Segments segments;
   std::int64_t count;
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-#if defined(ORDO_CUDA_SEAM)
     const std::int64_t groups = member.team_size() / W;
     auto tile_of = [&](int g, std::int64_t& n) {
       const std::int64_t i = member.league_rank() * groups + g;
@@ -166,15 +162,13 @@ struct SegmentGroupSort {
       if (i < count) segments(i, lo, n);
       return SegmentTile<K, V, Records>{records, lo, n};
     };
-    CudaSeam::group_sort_segments<W, R, K, V>(tile_of, order);
-#else
-    (void)member;
-#endif
+    Seam::template group_sort_segments<W, R, K, V>(tile_of, order);
   }
 };
 
-// One team a segment in a block of `block` positions (Seam: CudaSeam::sort_block, a warp a slab).
-template <bool Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
+// One team a segment in a block of `block` positions (on a warp seam its sort_block, a warp a
+// slab).
+template <class Seam, class ExecSpace, class K, class V, class Records, class Order, class Segments>
 struct SegmentTeamSort {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
@@ -185,9 +179,9 @@ struct SegmentTeamSort {
   KOKKOS_FUNCTION void operator()(const Member& member) const {
     std::int64_t lo, n;
     segments(member.league_rank(), lo, n);
-    if constexpr (Seam) {
-      warp_sort_block<false, Tuning::slabs, Tuning::regs, K, V>(member, records, records, order, lo,
-                                                                n, block);
+    if constexpr (Seam::warp) {
+      warp_sort_block<Seam, false, Tuning::slabs, Tuning::regs, K, V>(member, records, records,
+                                                                      order, lo, n, block);
     } else {
       team_sort_block<false, Tuning::lanes, Tuning::regs, K, V>(member, records, records, order, lo,
                                                                 n, block);

@@ -76,12 +76,6 @@ struct AddCounts {
 };
 #endif
 
-// Counts of the threads of a team of whole warps, scanned: `before`, those of the threads before
-// this one; `total`, the team's.
-struct TeamCounts {
-  int before, total;
-};
-
 // The team's exclusive scan of its threads' counts (the set operations' tiles): each warp's lanes
 // by shuffles, the warps' totals through `sums` (a slot a warp of team scratch) and one team
 // barrier. Every thread gets both counts. The caller rewrites `sums` only after a later barrier.
