@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -112,6 +113,9 @@ inline constexpr bool cuda_specializations_built =
 //                                 the runs and the scans by key (the Views' types, comparator, op)
 //   takes_select<In, Out>         copy_if
 //   takes_size(n, from, outs...)  n elements, from `from` on, with outputs that hold n
+//   scan_temp_bound(n)            a bound of the temporary storage of its single-pass scans
+//                                 (selection, the runs, the scans by key) on n elements, for the
+//                                 workspace bounds that cannot ask the call itself
 // Each takes_* says whether the vendor's result is Ordo's, bit for bit; the device level asks it,
 // then the vendor's temporary storage through device/Ordo_VendorCalls.hpp.
 struct NoVendor {
@@ -147,6 +151,7 @@ struct NoVendor {
   static bool takes_size(std::int64_t, std::int64_t, const Outs&...) {
     return false;
   }
+  static constexpr std::size_t scan_temp_bound(std::int64_t) { return 0; }
 };
 template <class ExecSpace>
 struct Vendor : NoVendor {};

@@ -241,14 +241,16 @@ void copy_if_dispatch(const char* fn, const ExecSpace& space, const InView& in, 
 
 // An upper bound of the workspace of the compactions and the runs calls over n elements of
 // values of type V (void: none): the count, the compaction's look-back words and tile counts,
-// reduce_by_key's words and carries, and on CUDA the vendor's temporary storage (its tile states
-// and a few hundred bytes of its own, under 32 bytes per 128 elements).
+// reduce_by_key's words and carries, and the vendor's temporary storage where the space has one
+// (Vendor::scan_temp_bound).
 template <class ExecSpace, class V>
 std::size_t compaction_bound(std::int64_t n) {
   std::int64_t carry_words = 1;
   if constexpr (!std::is_void_v<V>) carry_words = (sizeof(V) + 7) / 8;
   std::size_t bytes = slot_bytes<std::int64_t>(1) + tile_words_bytes(n) * (2 + 2 * carry_words);
-  if constexpr (is_cuda_space_v<ExecSpace>) bytes += slot_bytes<std::byte>(n / 4 + 4096);
+  if (const std::size_t vendor = Vendor<ExecSpace>::scan_temp_bound(n); vendor > 0) {
+    bytes += slot_bytes<std::byte>(std::int64_t(vendor));
+  }
   return bytes;
 }
 

@@ -216,10 +216,11 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
   launch_run_tiles<V, typename KeyView::non_const_value_type>(
       algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
         using Tuning = RunsTuning<ExecSpace>;
-        return RunTiles<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
-                        ExecSpace, KeyView, Source, V, Op, Comp, KeyOut, ValueOut, TotalView,
-                        std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
-            keys, source, op, comp, keys_out, values_out, total, words, carries, n, tiles};
+        using Run = RunTile<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+                            ExecSpace, KeyView, Source, V, Op, Comp, std::decay_t<decltype(words)>,
+                            std::decay_t<decltype(carries)>>;
+        return RunTiles<Run, KeyOut, ValueOut, TotalView>{
+            Run{keys, source, op, comp, words, carries, n, tiles}, keys_out, values_out, total};
       });
 }
 

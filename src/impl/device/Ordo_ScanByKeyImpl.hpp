@@ -90,10 +90,11 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
   launch_run_tiles<V, typename KeyView::non_const_value_type>(
       algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
         using Tuning = RunsTuning<ExecSpace>;
-        return ScanByKeyTiles<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
-                              ExecSpace, KeyView, Source, V, Op, Comp, OutView,
-                              std::decay_t<decltype(words)>, std::decay_t<decltype(carries)>>{
-            keys, source, op, comp, out, init, exclusive, words, carries, n, tiles};
+        using Run = RunTile<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
+                            ExecSpace, KeyView, Source, V, Op, Comp, std::decay_t<decltype(words)>,
+                            std::decay_t<decltype(carries)>>;
+        return ScanByKeyTiles<Run, OutView, V>{
+            Run{keys, source, op, comp, words, carries, n, tiles}, out, init, exclusive};
       });
 }
 

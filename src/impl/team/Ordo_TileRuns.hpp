@@ -6,16 +6,17 @@
 //   SelectRunHead  the first element of each run, a compaction's selection (unique,
 //                  unique_by_key: the compaction's tiles of team/Ordo_TileCompact.hpp)
 //   EmitKeyValue   what unique_by_key writes for a kept element: its key and its value
-//   RunTiles       reduce_by_key and run_length_encode in one pass: a team a tile of
-//                  team_size * vt elements staged in scratch with coalesced loads, each thread
-//                  reducing vt consecutive ones, a segmented scan of the threads' (heads, open
-//                  run) pairs and the tile's prefix from the segmented look-back (the seam's
-//                  scan_partials and carry_prefix, team/Ordo_WarpSeam.hpp: on CUDA shuffles and
-//                  a walk by one warp), then each run head writes its key and the value of the run
-//                  it closes (staging them for coalesced stores kept every element in registers
-//                  across the look-back: perf_tests/README.md, the runs)
-//   ScanByKeyTiles inclusive_scan_by_key and exclusive_scan_by_key in one pass, as RunTiles to
-//                  the tile's prefix, then each element's scan staged back for coalesced stores
+//   RunTile        what both agents below share, a team a tile of team_size * vt elements:
+//                  staged in scratch with coalesced loads, each thread reducing vt consecutive
+//                  ones, a segmented scan of the threads' (heads, open run) pairs and the tile's
+//                  prefix from the segmented look-back (the seam's scan_partials and
+//                  carry_prefix, team/Ordo_WarpSeam.hpp: on CUDA shuffles and a walk by one warp)
+//   RunTiles       reduce_by_key and run_length_encode in one pass: a RunTile, then each run head
+//                  writes its key and the value of the run it closes (staging them for coalesced
+//                  stores kept every element in registers across the look-back:
+//                  perf_tests/README.md, the runs)
+//   ScanByKeyTiles inclusive_scan_by_key and exclusive_scan_by_key in one pass: a RunTile, then
+//                  each element's scan staged back for coalesced stores
 
 #include <impl/core/Ordo_Traits.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
@@ -192,151 +193,136 @@ KOKKOS_INLINE_FUNCTION RunScan<V> scan_run_partials(const Member& member, std::i
   return {before.heads, tile.heads, prefix_slot(0), running};
 }
 
-// One team per tile (tiles in ticket order), on the team seam Seam. Source: the value of element i
-// (values(i), or 1 for run_length_encode) as V; Op: the reduction; keys_out(r), values_out(r): run
-// r's key and value, dropped at r >= their extents; total(0): the number of runs, written by the
-// last tile.
+// What RunTiles and ScanByKeyTiles share, a team a tile of Team * VT elements on the team seam
+// Seam: the tile's keys (one more: the key before it) and values staged in scratch, each thread's
+// partial of its VT consecutive elements, the team's scan of them and the tile's prefix from the
+// segmented look-back. Source: the value of element i (values(i), or 1 for run_length_encode) as
+// V; Op: the reduction.
 template <class Seam, int Team, int VT, int Window, class ExecSpace, class KeyView, class Source,
-          class V, class Op, class Comp, class KeyOut, class ValueOut, class TotalView, class Words,
-          class Carries>
-struct RunTiles {
+          class V, class Op, class Comp, class Words, class Carries>
+struct RunTile {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Key = typename KeyView::non_const_value_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
+  static constexpr int team = Team, vt = VT, tile = Team * VT;
 
   KeyView keys;
   Source source;
   Op op;
   Comp comp;
-  KeyOut keys_out;
-  ValueOut values_out;
-  TotalView total;
   Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
   Carries carries;
   std::int64_t n, tiles;
 
-  // The tile's keys (one more: the key before the tile) and values, then the team's scan and the
-  // tile's prefix.
+  // A team's tile after the scan: its scratch, where it lies and what the thread learnt.
+  struct Scanned {
+    Tile<Key> keys;  // keys(i + 1): element i; keys(0): the key before the tile
+    Tile<V> values;
+    std::int64_t id, base;
+    int count, first;    // the tile's elements; the thread's first
+    int first_of_input;  // 0 where the tile holds element 0 (a head), else -1
+    RunScan<V> scan;
+  };
+
+  // The staged keys and values, then the team's scan and the tile's prefix.
   static std::size_t scratch_bytes() {
-    constexpr std::size_t tile = std::size_t(Team) * VT;
     return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile) +
            Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1) +
            Tile<std::int64_t>::shmem_size(1);
   }
 
-  KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int r = member.team_rank();
-    constexpr int tile = Team * VT;
-    const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
-    const Tile<V> value_tile(member.team_scratch(0), tile);
+  KOKKOS_FUNCTION Scanned scan(const Member& member) const {
+    Scanned t{Tile<Key>(member.team_scratch(0), tile + 1), Tile<V>(member.team_scratch(0), tile)};
     const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
     const Tile<V> scan_values(member.team_scratch(0), Team + 1);
     const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
-
-    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
-    const std::int64_t base = id * tile;
-    const int count = int(n - base < tile ? n - base : tile);
-    const int first_of_input = base == 0 ? 0 : -1;  // element 0 (a head) if in this tile
-    const int last_of_input = id == tiles - 1 ? count - 1 : -1;  // element n - 1 if in this tile
-
-    stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
-
-    const int first = r * VT;
-    const RunScan<V> scan = scan_run_partials<Seam, Team, Window>(
-        member, id, (count - 1) / VT,
-        thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
+    t.id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
+    t.base = t.id * tile;
+    t.count = int(n - t.base < tile ? n - t.base : tile);
+    t.first = member.team_rank() * VT;
+    t.first_of_input = t.base == 0 ? 0 : -1;
+    stage_run_tile<VT>(member, keys, source, t.base, t.count, t.keys, t.values);
+    t.scan = scan_run_partials<Seam, Team, Window>(
+        member, t.id, (t.count - 1) / VT,
+        thread_partial<VT>(t.first, t.count, t.first_of_input, t.keys, t.values, comp, op),
         scan_heads, scan_values, prefix_slot, words, carries, op);
+    return t;
+  }
+};
+
+// reduce_by_key and run_length_encode: a RunTile a team (tiles in ticket order), then each run
+// head writes its key and the value of the run it closes; keys_out(r), values_out(r): run r's key
+// and value, dropped at r >= their extents; total(0): the number of runs, written by the last
+// tile.
+template <class Run, class KeyOut, class ValueOut, class TotalView>
+struct RunTiles {
+  using Member = typename Run::Member;
+  Run run;
+  KeyOut keys_out;
+  ValueOut values_out;
+  TotalView total;
+
+  static std::size_t scratch_bytes() { return Run::scratch_bytes(); }
+
+  KOKKOS_FUNCTION void operator()(const Member& member) const {
+    const auto t = run.scan(member);
+    const int last_of_input = t.id == run.tiles - 1 ? t.count - 1 : -1;  // element n - 1 if here
     // Each head writes its key and the value of the run it closes; the input's last element closes
     // the last run.
     const std::int64_t key_end = keys_out.extent(0), value_end = values_out.extent(0);
-    std::int64_t q = scan.prefix + scan.before_heads;  // the run of this thread's first element
-    V running = scan.running;
+    std::int64_t q = t.scan.prefix + t.scan.before_heads;  // the run of this thread's first element
+    auto running = t.scan.running;
     ORDO_UNROLL
-    for (int j = 0; j < VT; ++j) {
-      const int i = first + j;
-      if (i < count) {
-        const V v = value_tile(i);
-        const bool h = tile_head(key_tile, comp, i, first_of_input);
-        if (h && i != first_of_input && q - 1 < value_end) values_out(q - 1) = running;
-        if (h && q < key_end) keys_out(q) = key_tile(i + 1);
+    for (int j = 0; j < Run::vt; ++j) {
+      const int i = t.first + j;
+      if (i < t.count) {
+        const auto v = t.values(i);
+        const bool h = tile_head(t.keys, run.comp, i, t.first_of_input);
+        if (h && i != t.first_of_input && q - 1 < value_end) values_out(q - 1) = running;
+        if (h && q < key_end) keys_out(q) = t.keys(i + 1);
         q += h ? 1 : 0;
-        running = h ? v : op(running, v);
+        running = h ? v : run.op(running, v);
         if (i == last_of_input && q - 1 < value_end) values_out(q - 1) = running;
       }
     }
-    if (last_of_input >= 0 && r == 0) {
-      total(0) = typename TotalView::non_const_value_type(scan.prefix + scan.tile_heads);
+    if (last_of_input >= 0 && member.team_rank() == 0) {
+      total(0) = typename TotalView::non_const_value_type(t.scan.prefix + t.scan.tile_heads);
     }
   }
 };
 
-// inclusive_scan_by_key and exclusive_scan_by_key in one pass, a team a tile as RunTiles (the
-// same loads, partials, team scan and look-back): out(base + i) for the tile's elements, staged
-// in scratch for coalesced stores. The scan restarts at each head. Exclusive: out(i) is init at a
-// head, else the reduction of init and the run's elements before i (Source folds init into each
-// head's value, ScanSource).
-template <class Seam, int Team, int VT, int Window, class ExecSpace, class KeyView, class Source,
-          class V, class Op, class Comp, class OutView, class Words, class Carries>
+// inclusive_scan_by_key and exclusive_scan_by_key in one pass, a RunTile a team: out(base + i) for
+// the tile's elements, staged in scratch for coalesced stores. The scan restarts at each head.
+// Exclusive: out(i) is init at a head, else the reduction of init and the run's elements before i
+// (Source folds init into each head's value, ScanSource).
+template <class Run, class OutView, class V>
 struct ScanByKeyTiles {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Key = typename KeyView::non_const_value_type;
-  using Scratch = typename ExecSpace::scratch_memory_space;
-  template <class T>
-  using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
-
-  KeyView keys;
-  Source source;
-  Op op;
-  Comp comp;
+  using Member = typename Run::Member;
+  Run run;
   OutView out;
   V init;
   bool exclusive;
-  Words words;  // words(t): tile t's look-back word; words(tiles): the ticket counter
-  Carries carries;
-  std::int64_t n, tiles;
 
-  static std::size_t scratch_bytes() {
-    constexpr std::size_t tile = std::size_t(Team) * VT;
-    return Tile<Key>::shmem_size(tile + 1) + Tile<V>::shmem_size(tile) +
-           Tile<int>::shmem_size(Team + 1) + Tile<V>::shmem_size(Team + 1) +
-           Tile<std::int64_t>::shmem_size(1);
-  }
+  static std::size_t scratch_bytes() { return Run::scratch_bytes(); }
 
   KOKKOS_FUNCTION void operator()(const Member& member) const {
-    const int r = member.team_rank();
-    constexpr int tile = Team * VT;
-    const Tile<Key> key_tile(member.team_scratch(0), tile + 1);
-    const Tile<V> value_tile(member.team_scratch(0), tile);
-    const Tile<int> scan_heads(member.team_scratch(0), Team + 1);
-    const Tile<V> scan_values(member.team_scratch(0), Team + 1);
-    const Tile<std::int64_t> prefix_slot(member.team_scratch(0), 1);
-
-    const std::int64_t id = tiles == 1 ? 0 : tile_lookback(words).ticket(member, tiles);
-    const std::int64_t base = id * tile;
-    const int count = int(n - base < tile ? n - base : tile);
-    stage_run_tile<VT>(member, keys, source, base, count, key_tile, value_tile);
-
-    const int first = r * VT, first_of_input = base == 0 ? 0 : -1;
-    const RunScan<V> scan = scan_run_partials<Seam, Team, Window>(
-        member, id, (count - 1) / VT,
-        thread_partial<VT>(first, count, first_of_input, key_tile, value_tile, comp, op),
-        scan_heads, scan_values, prefix_slot, words, carries, op);
+    const auto t = run.scan(member);
     // Each element's scan over its own slot (no other thread reads it).
-    V running = scan.running;
+    V running = t.scan.running;
     ORDO_UNROLL
-    for (int j = 0; j < VT; ++j) {
-      const int i = first + j;
-      if (i < count) {
-        const V v = value_tile(i), before = running;
-        const bool head = tile_head(key_tile, comp, i, first_of_input);
-        running = head ? v : op(running, v);
-        value_tile(i) = !exclusive ? running : head ? init : before;
+    for (int j = 0; j < Run::vt; ++j) {
+      const int i = t.first + j;
+      if (i < t.count) {
+        const V v = t.values(i), before = running;
+        const bool head = tile_head(t.keys, run.comp, i, t.first_of_input);
+        running = head ? v : run.op(running, v);
+        t.values(i) = !exclusive ? running : head ? init : before;
       }
     }
     member.team_barrier();
-    for (int i = r; i < count; i += Team) out(base + i) = value_tile(i);
+    for (int i = member.team_rank(); i < t.count; i += Run::team) out(t.base + i) = t.values(i);
   }
 };
 

@@ -95,6 +95,11 @@ struct Vendor<Kokkos::Cuda> {
            ((std::int64_t(outs.extent(0)) >= n) && ...);
   }
 
+  // CUB's single-pass scans (DeviceSelect, DeviceRunLengthEncode, DeviceReduce::ReduceByKey,
+  // DeviceScan by key) keep their tile states and a few hundred bytes of their own: under 32 bytes
+  // per 128 elements.
+  static constexpr std::size_t scan_temp_bound(std::int64_t n) { return std::size_t(n / 4 + 4096); }
+
   // The merge of keys alone (CUB's merge carries no values): contiguous Views of one integer type
   // under Ordo::less or greater. CUB's merge is not stable, which only keys that are equal but not
   // the same bits could show: integers have none.
