@@ -169,24 +169,28 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
                     typename TotalView::non_const_value_type(runs));
 }
 
-// The runs' tiles of n elements (keys of Key, values of V) on any backend: RunsTuning's team_size *
-// vt elements a tile, their look-back words and carried values from the workspace (the words
-// zeroed), and make(vt, words, carries, tiles) the tiles' functor (vt a std::integral_constant),
-// launched as Ordo::<algo>::tiles (reduce_runs, and the scans by key's scan_runs).
-template <class V, class Key, class ExecSpace, class Make>
-void launch_run_tiles(const std::string& algo, const ExecSpace& space, std::int64_t n,
-                      const Make& make) {
+// The runs' tiles over keys (values of V from source, reduced by op) on any backend, on the team
+// seam Seam: RunsTuning's team_size * vt elements a tile, their look-back words and carried
+// values from the workspace (the words zeroed), and make(run) the tiles' functor around the
+// RunTile `run` (team/Ordo_TileRuns.hpp), launched as Ordo::<algo>::tiles (reduce_runs, and the
+// scans by key's scan_runs).
+template <class V, class Seam, class ExecSpace, class KeyView, class Source, class Op, class Comp,
+          class Make>
+void launch_run_tiles(const std::string& algo, const ExecSpace& space, const KeyView& keys,
+                      const Source& source, const Op& op, const Comp& comp, const Make& make) {
   using Tuning = RunsTuning<ExecSpace>;
-  constexpr int vt = Tuning::vt(sizeof(Key), sizeof(V));
+  constexpr int vt = Tuning::vt(sizeof(typename KeyView::non_const_value_type), sizeof(V));
   constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * vt;
-  const std::int64_t tiles = (n + tile - 1) / tile;
+  const std::int64_t n = keys.extent(0), tiles = (n + tile - 1) / tile;
   const auto words = workspace<std::uint64_t>(space, tiles + 1, WorkspaceSlot::runs_words);
   using Carries = LookbackCarries<V, decltype(words)>;
   const Carries carries{
       workspace<std::uint64_t>(space, Carries::words_for(tiles), WorkspaceSlot::runs_carries)};
   // A single tile takes no ticket and reads no word: nothing to zero.
   if (tiles > 1) Kokkos::deep_copy(space, words, 0);
-  const auto functor = make(std::integral_constant<int, vt>{}, words, carries, tiles);
+  using Run = RunTile<Seam, Tuning::team_size, vt, Tuning::lookback_window, ExecSpace, KeyView,
+                      Source, V, Op, Comp, std::decay_t<decltype(words)>, Carries>;
+  const auto functor = make(Run{keys, source, op, comp, words, carries, n, tiles});
   launch_tiles<Tuning::team_size, Tuning::min_teams>(
       "Ordo::" + algo + "::tiles", space,
       TilePlan{tiles, Tuning::team_size, decltype(functor)::scratch_bytes()}, functor);
@@ -213,15 +217,10 @@ void reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView&
       return;
     }
   }
-  launch_run_tiles<V, typename KeyView::non_const_value_type>(
-      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
-        using Tuning = RunsTuning<ExecSpace>;
-        using Run = RunTile<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
-                            ExecSpace, KeyView, Source, V, Op, Comp, std::decay_t<decltype(words)>,
-                            std::decay_t<decltype(carries)>>;
-        return RunTiles<Run, KeyOut, ValueOut, TotalView>{
-            Run{keys, source, op, comp, words, carries, n, tiles}, keys_out, values_out, total};
-      });
+  launch_run_tiles<V, Seam>(algo, space, keys, source, op, comp, [&](const auto& run) {
+    return RunTiles<std::decay_t<decltype(run)>, KeyOut, ValueOut, TotalView>{run, keys_out,
+                                                                              values_out, total};
+  });
 }
 
 // ---- the entry points, with the vendor seam -----------------------------------------------------

@@ -87,15 +87,9 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
       return;
     }
   }
-  launch_run_tiles<V, typename KeyView::non_const_value_type>(
-      algo, space, n, [&](auto vt, const auto& words, const auto& carries, std::int64_t tiles) {
-        using Tuning = RunsTuning<ExecSpace>;
-        using Run = RunTile<Seam, Tuning::team_size, decltype(vt)::value, Tuning::lookback_window,
-                            ExecSpace, KeyView, Source, V, Op, Comp, std::decay_t<decltype(words)>,
-                            std::decay_t<decltype(carries)>>;
-        return ScanByKeyTiles<Run, OutView, V>{
-            Run{keys, source, op, comp, words, carries, n, tiles}, out, init, exclusive};
-      });
+  launch_run_tiles<V, Seam>(algo, space, keys, source, op, comp, [&](const auto& run) {
+    return ScanByKeyTiles<std::decay_t<decltype(run)>, OutView, V>{run, out, init, exclusive};
+  });
 }
 
 // The scan by key of values into out; exclusive: from init.
