@@ -358,8 +358,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     if (count == 0) continue;
     const Segments bin{offsets, lists, starts[b]};
     with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
-      // The warps sort encoded (unsigned) keys only.
-      using Seam = std::conditional_t<std::is_unsigned_v<K>, decltype(space_seam), TeamSeam>;
+      using Seam = SortSeam<decltype(space_seam), K>;
       if constexpr (Seam::warp) {
         if (capacity <= cuda_warp_lanes * Tuning::seam_team_regs) {
           sort_group_bin<cuda_warp_lanes, Seam, ExecSpace, K, V>(space, records, order, bin, count,

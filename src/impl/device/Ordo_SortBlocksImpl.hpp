@@ -46,8 +46,7 @@ void sort_blocks(const ExecSpace& space, std::int64_t n, const Source& source, c
   const std::size_t bytes = ScratchTile<K, V>::bytes(block);
   const char* label = HalfMerge ? "Ordo::sort::stream::half" : "Ordo::sort::blocks";
   with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
-    // The warps sort encoded (unsigned) keys only.
-    using Seam = std::conditional_t<std::is_unsigned_v<K>, decltype(space_seam), TeamSeam>;
+    using Seam = SortSeam<decltype(space_seam), K>;
     const TilePlan plan = Seam::warp ? TilePlan{blocks, int(slabs) * cuda_warp_lanes, bytes}
                                      : TilePlan{blocks, int(slabs), bytes, false, Tuning::lanes};
     launch_tiles(label, space, plan,

@@ -209,7 +209,6 @@ struct CompactLookback {
     if constexpr (Seam::warp) {
       Seam::template compact_stable<vt, G>(member, n, select, emit, state, total, tiles,
                                            stage<typename Emit::value_type>(member, stage_size));
-      return;
     } else {
       portable(member);
     }

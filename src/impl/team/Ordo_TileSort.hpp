@@ -21,6 +21,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace Ordo::Impl {
 
@@ -42,6 +43,11 @@ KOKKOS_INLINE_FUNCTION void team_sort_block(const Member& member, const Source& 
   }
   store_tile<K, V>(member, tile, sink, base, count);
 }
+
+// The team seam a sort of keys K runs on: the space's seam Seam for encoded (unsigned) keys, the
+// only ones the warps sort; TeamSeam otherwise.
+template <class Seam, class K>
+using SortSeam = std::conditional_t<std::is_unsigned_v<K>, Seam, TeamSeam>;
 
 // The same block with a warp seam's warps (a warp per slab of 32 * R records, Slabs slabs):
 // Seam::sort_block sorts it in scratch, the team stores it. Teams of whole warps only.
