@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The sort sweeps of one device-machine call (ordo-perf built beforehand, carried in):
 #   dispatch  each sort forced (ordo-perf sort --algorithm slab|radix|vendor) for 4- and 8-byte
-#             keys with and without values, where SortTuning's radix_from and vendor_from come
+#             keys with and without values, where RadixTuning's and VendorSortTuning's `from` come
 #             from; and the vendor sort with and without the search for the bits that vary
-#             (--vendor-bits 0|1) on uniform and bits20 keys, where vendor_bits_from comes from
+#             (--vendor-bits 0|1) on uniform and bits20 keys, where VendorSortTuning's bits_from comes from
 #   targets   Ordo's dispatch against every baseline (CUB's radix and merge sorts, Kokkos::sort,
 #             the copy) for each key type of the targets, pairs, and bits20 keys
 # Results go to OUT/sort-<sweep>.jsonl (rows keyed by key type, values, distribution, size and the

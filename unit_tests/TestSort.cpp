@@ -34,7 +34,7 @@ void sort_all_distributions(bool all_sizes) {
     }
     check_sort<T>(Dist::uniform, n, Ordo::greater<>{}, OracleGreater<T>{});
     check_sort<T>(Dist::float_specials, n, Ordo::greater<>{}, OracleGreater<T>{});
-    // Devices take the radix sort from SortTuning's radix_from on: the slab sort as well.
+    // Devices take the radix sort from RadixTuning's `from` on: the slab sort as well.
     if (!on_host)
       check_sort<T>(Dist::heavy_duplicates, n, Ordo::less<>{}, OracleLess<T>{}, slab_options());
   }

@@ -55,10 +55,10 @@ std::vector<SortOptions> radix_options() {
 // Sizes around the radix tile of the ranking `options` chooses.
 template <class K, class V>
 std::vector<std::size_t> radix_sizes(const SortOptions& options) {
-  using Tuning = typename Ordo::Impl::SortTypes<ExecSpace, K, V>::Tuning;
-  const std::size_t team = options.path == SortPath::portable ? Tuning::radix_portable_team_size
-                                                              : Tuning::radix_team_size;
-  const std::size_t tile = team * Tuning::radix_items;
+  using Tuning = typename Ordo::Impl::SortTypes<ExecSpace, K, V>::Radix;
+  const std::size_t team =
+      options.path == SortPath::portable ? Tuning::portable_team_size : Tuning::team_size;
+  const std::size_t tile = team * Tuning::items;
   return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 5, 100003};
 }
 
@@ -297,22 +297,22 @@ TEST(SortVendor, BitsSeenLate) {
   }
 }
 
-// Each bound of the dispatch that this backend has up to 2^23 (radix_from, vendor_from,
-// vendor_bits_from, vendor_merge_from of 4-byte keys with and without 4-byte values;
-// vendor_float_bits_from of
-// floats) and one either side: the automatic dispatch and every path forced, each against
-// std::stable_sort (stable_sort_by_key, sort_permutation) or std::sort (sort), so that the paths
-// agree bit for bit.
+// Each bound of the dispatch that this backend has up to 2^23 (RadixTuning's from,
+// VendorSortTuning's from, bits_from and merge_from of 4-byte keys with and without 4-byte values;
+// float_bits_from of floats) and one either side: the automatic dispatch and every path forced,
+// each against std::stable_sort (stable_sort_by_key, sort_permutation) or std::sort (sort), so that
+// the paths agree bit for bit.
 TEST(SortDispatch, BoundsAgreeWithEveryPath) {
-  using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
-  using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>::Tuning;
+  using Keys = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>;
+  using Pairs = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, std::uint32_t>;
   std::vector<SortOptions> paths = radix_options();
   paths.push_back(slab_options());
   paths.push_back(SortOptions{});
   int bounds = 0;
   for (std::int64_t bound :
-       {Keys::radix_from, Keys::vendor_from, Keys::vendor_bits_from, Keys::vendor_merge_from,
-        Pairs::radix_from, Pairs::vendor_from, Pairs::vendor_bits_from, Pairs::vendor_merge_from}) {
+       {Keys::Radix::from, Keys::VendorSort::from, Keys::VendorSort::bits_from,
+        Keys::VendorSort::merge_from, Pairs::Radix::from, Pairs::VendorSort::from,
+        Pairs::VendorSort::bits_from, Pairs::VendorSort::merge_from}) {
     if (bound >= Ordo::Impl::never || bound > (std::int64_t(1) << 23)) continue;
     ++bounds;
     for (std::int64_t n : {bound - 1, bound, bound + 1}) {
@@ -325,8 +325,8 @@ TEST(SortDispatch, BoundsAgreeWithEveryPath) {
     }
   }
   // Floats take the direct way only with the search for the bits (and -0.0, NaNs).
-  using Floats = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::Tuning;
-  for (std::int64_t bound : {Floats::vendor_float_bits_from}) {
+  using Floats = Ordo::Impl::SortTypes<ExecSpace, std::uint32_t, Ordo::Impl::NoValue>::VendorSort;
+  for (std::int64_t bound : {Floats::float_bits_from}) {
     if (bound >= Ordo::Impl::never || bound > (std::int64_t(1) << 23)) continue;
     ++bounds;
     for (std::int64_t n : {bound - 1, bound, bound + 1}) {

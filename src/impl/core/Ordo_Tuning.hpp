@@ -203,19 +203,21 @@ struct CompactTuning {
 // A size switch point that is never reached.
 inline constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
 
-// Sort. The block kernel sorts blocks of slabs * lanes * regs records (a record: a key
-// of KeyBytes and a value of ValueBytes, 0 for keys only) with the slab network, one team per
-// block: slabs vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are
-// merged by merge passes (MergeTuning's tiles). Host backends sort one chunk per thread with the
-// standard library, no smaller than host_grain, then merge (their block shape serves the tests of
-// the portable network). On CUDA, seam_team_regs is the most registers per lane the seam of the
-// team-level sorts holds.
+// The sorts' tuning, one struct a job, each keyed by the record (a key of KeyBytes and a value of
+// ValueBytes, 0 for keys only). The <void, ...> rows are the portable base that a backend's row
+// inherits from, overriding only what it measured.
+
+// The slab sort (Ordo_SortBlocksImpl.hpp, Ordo_SortMergePassImpl.hpp): the block kernel sorts
+// blocks of slabs * lanes * regs records with the slab network, one team per block: slabs
+// vector-lane groups of `lanes` lanes, `regs` registers per lane. Longer runs are merged by merge
+// passes (MergeTuning's tiles). Host backends sort one chunk per thread with the standard library,
+// no smaller than host_grain, then merge (their block shape serves the tests of the portable
+// network).
 template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning {
   static constexpr int slabs = 1;
   static constexpr int lanes = 1;
   static constexpr int regs = 16;
-  static constexpr int seam_team_regs = 0;  // no seam (named by code the CUDA seam shares)
   static constexpr std::int64_t host_grain = std::int64_t(1) << 15;
   // Merge passes of sorts of at least bounded_merge_from records launch their tiles with
   // Kokkos::LaunchBounds<team_size, merge_min_teams> (never: not at all).
@@ -233,57 +235,75 @@ struct SortTuning {
   // The partition kernels of sorts of n records search each tile boundary with
   // partition_lanes(n) vector lanes (1: one thread, a binary search; 4, 8, 16 or 32).
   static constexpr int partition_lanes(std::int64_t) { return 1; }
-  // The onesweep radix sort of arithmetic keys (Ordo_SortRadixImpl.hpp) from radix_from records
-  // on (never: the host sort or the slab sort above): 8-bit digits, tiles of radix_team_size
-  // threads holding radix_items keys each (radix_portable_team_size on the portable ranking, which
-  // keeps a counter per thread and digit), histograms over tiles of radix_histogram_items keys by
-  // at most radix_histogram_teams teams. The digit passes launch with
-  // Kokkos::LaunchBounds<team, radix_min_teams> (the registers for that many resident teams) and
-  // look back radix_lookback_window words at a time; the copy that follows a sort of one digit
-  // pass strides over the keys with radix_copy_threads.
-  static constexpr std::int64_t radix_from = never;
-  static constexpr int radix_min_teams = 1;
-  static constexpr int radix_team_size = 1;
-  static constexpr int radix_portable_team_size = 1;
-  static constexpr int radix_items = 1024;
-  static constexpr int radix_histogram_items = 1 << 14;
-  static constexpr int radix_histogram_teams = 1 << 10;
-  static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
-  static constexpr int radix_lookback_window = 4;
-  // The vendor radix sort (Ordo_SortVendorImpl.hpp, where the build has one) from vendor_from
-  // records on; from vendor_bits_from on (floating-point keys: vendor_float_bits_from) it first
-  // finds the bits that vary (one read of the keys and a read-back) and sorts only those. Teams of
-  // vendor_bits_team threads find them in tiles of vendor_bits_items keys a thread.
-  static constexpr std::int64_t vendor_from = never;
-  static constexpr std::int64_t vendor_bits_from = never;        // integer keys
-  static constexpr std::int64_t vendor_float_bits_from = never;  // floating-point keys
-  // The vendor merge sort (where the build has one) from vendor_merge_from records (floats:
-  // vendor_merge_float_from) up to vendor_from.
-  static constexpr std::int64_t vendor_merge_from = never;
-  static constexpr std::int64_t vendor_merge_float_from = never;
-  static constexpr int vendor_bits_team = 1;
-  static constexpr int vendor_bits_items = 1 << 12;
-  // Segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to
-  // segment_lane_max records sort in one thread's registers (bins of 2, 4, ..., segment_lane_max
-  // registers), up to segment_team_max one team each (bins of power-of-two networks), longer ones
-  // all together by the device sort. Host backends sort the segments above segment_lane_max with
-  // the standard library (the team bins serve the tests of the portable network).
-  static constexpr int segment_lane_max = 16;
-  static constexpr std::int64_t segment_team_max = 1024;
-  // Threads per team of the kernels that take the census of the segments and list each bin's
-  // segments, segment_list_items segments a thread.
-  static constexpr int segment_list_team = 1;
-  static constexpr int segment_list_items = 8;
-  // Host backends sort segments of encoded keys from this many records on with a radix sort (a
-  // lane bound of 32 measured slower with values than a std::sort loop: 16 stays).
-  static constexpr std::int64_t segment_host_radix_from = 256;
 };
 
-// The portable network of the team-level sorts (sort_team and friends), which run inside users'
-// kernels on any backend: lanes per slab and registers per lane.
+// The onesweep radix sort of arithmetic keys (Ordo_SortRadixImpl.hpp) from `from` records on
+// (never: the host sort or the slab sort): 8-bit digits, tiles of team_size threads holding
+// `items` keys each (portable_team_size on the portable ranking, which keeps a counter per thread
+// and digit), histograms over tiles of histogram_items keys by at most histogram_teams teams. The
+// digit passes launch with Kokkos::LaunchBounds<team, min_teams> (the registers for that many
+// resident teams) and look back lookback_window words at a time; the copy that follows a sort of
+// one digit pass strides over the keys with copy_threads.
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
+struct RadixTuning {
+  static constexpr std::int64_t from = never;
+  static constexpr int min_teams = 1;
+  static constexpr int team_size = 1;
+  static constexpr int portable_team_size = 1;
+  static constexpr int items = 1024;
+  static constexpr int histogram_items = 1 << 14;
+  static constexpr int histogram_teams = 1 << 10;
+  static constexpr std::int64_t copy_threads = std::int64_t(1) << 18;
+  static constexpr int lookback_window = 4;
+};
+
+// The vendor radix sort (Ordo_SortVendorImpl.hpp, where the build has one) from `from` records
+// on; from bits_from on (floating-point keys: float_bits_from) it first finds the bits that vary
+// (one read of the keys and a read-back) and sorts only those, teams of bits_team threads reading
+// tiles of bits_items keys a thread. The vendor merge sort (where the build has one) from
+// merge_from records (floats: merge_float_from) up to `from`.
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
+struct VendorSortTuning {
+  static constexpr std::int64_t from = never;
+  static constexpr std::int64_t bits_from = never;        // integer keys
+  static constexpr std::int64_t float_bits_from = never;  // floating-point keys
+  static constexpr std::int64_t merge_from = never;
+  static constexpr std::int64_t merge_float_from = never;
+  static constexpr int bits_team = 1;
+  static constexpr int bits_items = 1 << 12;
+};
+
+// The segmented sort (Ordo_SegmentedSortImpl.hpp) bins its segments by length: 2 to lane_max
+// records sort in one thread's registers (bins of 2, 4, ..., lane_max registers), up to team_max
+// one team each (bins of power-of-two networks), longer ones all together by the device sort.
+// Host backends sort the segments above lane_max with the standard library (the team bins serve
+// the tests of the portable network), by a radix sort from host_radix_from records of encoded
+// keys (a lane bound of 32 measured slower with values than a std::sort loop: 16 stays). Teams of
+// list_team threads take the census of the segments and list each bin's, list_items segments a
+// thread. A warp seam sorts the bins that fit 32 * TeamSortTuning's seam_regs records in groups of
+// a warp's lanes (group_regs registers a lane, more where 32 lanes do not hold the bin), teams of
+// group_team threads.
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
+struct SegmentedSortTuning {
+  static constexpr int lane_max = 16;
+  static constexpr std::int64_t team_max = 1024;
+  static constexpr std::int64_t host_radix_from = 256;
+  static constexpr int list_team = 1;
+  static constexpr int list_items = 8;
+  static constexpr int group_regs = 8;
+  static constexpr int group_team = 1;
+};
+
+// The team-level sorts (sort_team and friends), which run inside users' kernels on any backend:
+// the portable network's lanes per slab and registers per lane. A warp seam sorts runs of up to
+// 32 * seam_regs records in one warp's slab and longer ones in runs of 32 * run_regs records that
+// the portable network merges (0: no seam).
+template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct TeamSortTuning {
   static constexpr int lanes = 1;
   static constexpr int regs = 4;
+  static constexpr int seam_regs = 0;
+  static constexpr int run_regs = 0;
 };
 
 }  // namespace Ordo::Impl

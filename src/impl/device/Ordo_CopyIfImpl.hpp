@@ -227,12 +227,11 @@ void copy_if_dispatch(const char* fn, const ExecSpace& space, const InView& in, 
   using Seam = Vendor<ExecSpace>;
   const std::int64_t n = in.extent(0);
   if constexpr (Seam::template takes_select<InView, OutView>()) {
-    if (Seam::takes_size(n, CompactTuning<ExecSpace>::vendor_from, out)) {
-      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
-        Seam::select_if(fn, temp, bytes, in.data(), out.data(), total.data(), n, pred, space);
-      });
+    const auto call = [&](void* temp, std::size_t& bytes) {
+      Seam::select_if(fn, temp, bytes, in.data(), out.data(), total.data(), n, pred, space);
+    };
+    if (vendor_call(space, CompactTuning<ExecSpace>::vendor_from, VendorShape{n}, call, out))
       return;
-    }
   }
   (void)fn;
   compact_dispatch(space, in.extent(0), SelectByPredicate<InView, Pred>{in, pred},

@@ -232,12 +232,11 @@ void unique_dispatch(const char* fn, const ExecSpace& space, const InView& in, c
   using Seam = Vendor<ExecSpace>;
   const std::int64_t n = in.extent(0);
   if constexpr (Seam::template takes_unique<InView, OutView, Comp>()) {
-    if (Seam::takes_size(n, RunsTuning<ExecSpace>::unique_vendor_from, out)) {
-      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
-        Seam::unique(fn, temp, bytes, in.data(), out.data(), total.data(), n, space);
-      });
+    const auto call = [&](void* temp, std::size_t& bytes) {
+      Seam::unique(fn, temp, bytes, in.data(), out.data(), total.data(), n, space);
+    };
+    if (vendor_call(space, RunsTuning<ExecSpace>::unique_vendor_from, VendorShape{n}, call, out))
       return;
-    }
   }
   (void)fn;
   compact_dispatch(space, in.extent(0), SelectRunHead<InView, Comp>{in, comp},
@@ -254,13 +253,13 @@ void run_length_encode_dispatch(const char* fn, const ExecSpace& space, const In
   using Seam = Vendor<ExecSpace>;
   const std::int64_t n = in.extent(0);
   if constexpr (Seam::template takes_run_length_encode<InView, UniqueOut, CountsOut, Comp>()) {
-    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, unique_out, counts_out)) {
-      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
-        Seam::run_length_encode(fn, temp, bytes, in.data(), unique_out.data(), counts_out.data(),
-                                total.data(), n, space);
-      });
+    const auto call = [&](void* temp, std::size_t& bytes) {
+      Seam::run_length_encode(fn, temp, bytes, in.data(), unique_out.data(), counts_out.data(),
+                              total.data(), n, space);
+    };
+    if (vendor_call(space, RunsTuning<ExecSpace>::vendor_from, VendorShape{n}, call, unique_out,
+                    counts_out))
       return;
-    }
   }
   (void)fn;
   reduce_runs<C>("run_length_encode", space, in, One<C>{}, ReduceOp<plus<C>, C>{}, comp, unique_out,
@@ -279,13 +278,13 @@ void reduce_by_key_dispatch(const char* fn, const ExecSpace& space, const KeyVie
   const std::int64_t n = keys.extent(0);
   if constexpr (Seam::template takes_reduce_by_key<KeyView, ValueView, KeyOut, ValueOut, Op,
                                                    Comp>()) {
-    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, keys_out, values_out)) {
-      with_vendor_temp(space, VendorShape{n}, [&](void* temp, std::size_t& bytes) {
-        Seam::reduce_by_key(fn, temp, bytes, keys.data(), keys_out.data(), values.data(),
-                            values_out.data(), total.data(), op, n, space);
-      });
+    const auto call = [&](void* temp, std::size_t& bytes) {
+      Seam::reduce_by_key(fn, temp, bytes, keys.data(), keys_out.data(), values.data(),
+                          values_out.data(), total.data(), op, n, space);
+    };
+    if (vendor_call(space, RunsTuning<ExecSpace>::vendor_from, VendorShape{n}, call, keys_out,
+                    values_out))
       return;
-    }
   }
   (void)fn;
   reduce_runs<V>("reduce_by_key", space, keys, ValueOf<ValueView>{values}, ReduceOp<Op, V>{op},

@@ -102,15 +102,14 @@ void scan_by_key_dispatch(const char* algo, const ExecSpace& space, const KeyVie
   using Seam = Vendor<ExecSpace>;
   const std::int64_t n = keys.extent(0);
   if constexpr (Seam::template takes_scan_by_key<KeyView, ValueView, OutView, Op, Comp>()) {
-    if (Seam::takes_size(n, RunsTuning<ExecSpace>::vendor_from, out)) {
-      // Exclusive and inclusive scans are two calls of different storage.
-      with_vendor_temp(space, VendorShape{n, 0, 0, 0, exclusive},
-                       [&](void* temp, std::size_t& bytes) {
-                         Seam::scan_by_key(algo, temp, bytes, keys.data(), values.data(),
-                                           out.data(), op, exclusive, init, n, space);
-                       });
+    const auto call = [&](void* temp, std::size_t& bytes) {
+      Seam::scan_by_key(algo, temp, bytes, keys.data(), values.data(), out.data(), op, exclusive,
+                        init, n, space);
+    };
+    // Exclusive and inclusive scans are two calls of different storage.
+    if (vendor_call(space, RunsTuning<ExecSpace>::vendor_from, VendorShape{n, 0, 0, 0, exclusive},
+                    call, out))
       return;
-    }
   }
   const ReduceOp<Op, V> reduce{op};
   const ScanSource<KeyView, ValueView, ReduceOp<Op, V>, Comp, V> source{keys, values, reduce,

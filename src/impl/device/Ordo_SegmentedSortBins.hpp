@@ -4,21 +4,21 @@
 
 // Device level of segmented sort, the census and the kernels of the bins (the long bin, the host
 // path and the order of the launches: Ordo_SegmentedSortImpl.hpp). Each CRS segment [offsets(s),
-// offsets(s + 1)) of the records sorted in place, the segments binned by length (SortTuning's
-// segment_lane_max and segment_team_max; bin b holds the segments of 2^b + 1 to 2^(b + 1) records),
-// one launch a bin:
+// offsets(s + 1)) of the records sorted in place, the segments binned by length
+// (SegmentedSortTuning's lane_max and team_max; bin b holds the segments of 2^b + 1 to 2^(b + 1)
+// records), one launch a bin:
 //   Ordo::segmented_sort::census     one pass over the offsets: the segments of each bin above
 //                                    the lane bins, the long bin's records, the first segment whose
 //                                    offsets are bad (read back once: bad offsets throw before
 //                                    anything moves)
 //   Ordo::segmented_sort::lists      those bins' segment ids (scratch counters, one global atomic
 //                                    a team and bin)
-//   Ordo::segmented_sort::lanes      up to segment_lane_max records: one thread a segment, the
+//   Ordo::segmented_sort::lanes      up to lane_max records: one thread a segment, the
 //                                    network of its registers (lane_sort); no list, one launch
-//   Ordo::segmented_sort::groups     CUDA seam, up to 32 * seam_team_regs records: one group of
-//                                    a warp's lanes a segment (SortTuning's segment_group_regs
+//   Ordo::segmented_sort::groups     CUDA seam, up to 32 * seam_regs records: one group of
+//                                    a warp's lanes a segment (SegmentedSortTuning's group_regs
 //                                    registers a lane, or as many lanes as the warp has)
-//   Ordo::segmented_sort::teams      up to segment_team_max records: one team a segment, the block
+//   Ordo::segmented_sort::teams      up to team_max records: one team a segment, the block
 //                                    kernel's team sort (the CUDA seam's or the portable network)
 
 #include <impl/core/Ordo_Checks.hpp>
@@ -39,7 +39,7 @@
 namespace Ordo::Impl {
 
 // Bin b: segments of 2^b + 1 to 2^(b + 1) records (b = 0: 2 records); lane bins up to
-// segment_lane_max records, team bins up to segment_team_max, then the long bin.
+// lane_max records, team bins up to team_max, then the long bin.
 template <class Tuning>
 struct SegmentBins {
   KOKKOS_INLINE_FUNCTION static constexpr int ceil_log2(std::int64_t x) {
@@ -47,15 +47,15 @@ struct SegmentBins {
     while ((std::int64_t(1) << l) < x) ++l;
     return l;
   }
-  static constexpr int lane_bins = ceil_log2(Tuning::segment_lane_max);
-  static constexpr int long_bin = ceil_log2(Tuning::segment_team_max);
+  static constexpr int lane_bins = ceil_log2(Tuning::lane_max);
+  static constexpr int long_bin = ceil_log2(Tuning::team_max);
   static constexpr int count = long_bin + 1;
-  static constexpr int list_items = Tuning::segment_list_items;  // segments a thread of SegmentPass
+  static constexpr int list_items = Tuning::list_items;  // segments a thread of SegmentPass
   static constexpr std::int64_t capacity(int b) { return std::int64_t(2) << b; }
   // The bin of a segment of len records; -1: none (fewer than 2).
   KOKKOS_INLINE_FUNCTION static int of(std::int64_t len) {
     if (len < 2) return -1;
-    if (len > Tuning::segment_team_max) return long_bin;
+    if (len > Tuning::team_max) return long_bin;
     return ceil_log2(len) - 1;
   }
 };
@@ -218,7 +218,7 @@ KOKKOS_INLINE_FUNCTION void sort_segment_in_lanes(const Records& records, std::i
   sort_segment_in_lane<R, Codec, V>(records, lo, n, order);
 }
 
-// Every segment of 2 to segment_lane_max records, one thread each (no list: consecutive threads
+// Every segment of 2 to lane_max records, one thread each (no list: consecutive threads
 // take consecutive segments, whose records lie side by side).
 template <int Max, class Codec, class V, class Records, class Order, class Offsets>
 struct SegmentLanes {

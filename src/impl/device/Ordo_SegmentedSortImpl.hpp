@@ -215,15 +215,15 @@ void host_radix_sort(std::vector<Rec>& a, std::vector<Rec>& b) {
   }
 }
 
-// One thread a segment: the lane networks up to segment_lane_max records (unstable sorts), then
-// host_chunk_sort or, for encoded keys from segment_host_radix_from records on, the radix sort
+// One thread a segment: the lane networks up to lane_max records (unstable sorts), then
+// host_chunk_sort or, for encoded keys from host_radix_from records on, the radix sort
 // (both stable), up to host_grain; the longer ones after, each by the host sort on every
 // thread.
 template <class Codec, bool Stable, class V, class ExecSpace, class Records, class Offsets>
 void host_segmented_sort(const ExecSpace& space, const Records& records, const Offsets& offsets,
                          const typename Codec::Less& less, bool any_long) {
   using K = typename Codec::Bits;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Types = SortTypes<ExecSpace, K, V>;
   using Rec = HostRecordOf<K, V>;
   const std::int64_t segments = std::int64_t(offsets.extent(0)) - 1;
   const RecordOrder<typename Codec::Less, false> order{less};
@@ -233,16 +233,16 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
                           Kokkos::IndexType<std::int64_t>>(space, 0, segments),
       [=](std::int64_t s) {
         const std::int64_t lo = std::int64_t(offsets(s)), n = std::int64_t(offsets(s + 1)) - lo;
-        if (n < 2 || n > Tuning::host_grain) return;
-        if (!Stable && n <= Tuning::segment_lane_max) {
-          sort_segment_in_lanes<Tuning::segment_lane_max, 2, Codec, V>(records, lo, n, order);
+        if (n < 2 || n > Types::Tuning::host_grain) return;
+        if (!Stable && n <= Types::Segments::lane_max) {
+          sort_segment_in_lanes<Types::Segments::lane_max, 2, Codec, V>(records, lo, n, order);
           return;
         }
         thread_local std::vector<Rec> buffer, spare;
         buffer.resize(n);
         for (std::int64_t i = 0; i < n; ++i) buffer[i] = load_host_record<K, V>(records, lo + i);
         bool radix = false;
-        if constexpr (Codec::encoded) radix = n >= Tuning::segment_host_radix_from;
+        if constexpr (Codec::encoded) radix = n >= Types::Segments::host_radix_from;
         if (radix) {
           if constexpr (Codec::encoded) host_radix_sort<K>(buffer, spare);  // stable
         } else {
@@ -256,7 +256,7 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
   space.fence("Ordo::segmented_sort: fence");  // the offsets are read on the host
   for (std::int64_t s = 0; s < segments; ++s) {
     const std::int64_t lo = std::int64_t(offsets(s)), n = std::int64_t(offsets(s + 1)) - lo;
-    if (n <= Tuning::host_grain) continue;
+    if (n <= Types::Tuning::host_grain) continue;
     using At = Ends<EndAt<decltype(records.keys)>, EndAt<decltype(records.values)>>;
     const At at{{records.keys, lo}, {records.values, lo}};
     host_sort<ExecSpace, K, V>(space, n, at, at, less);
@@ -266,23 +266,23 @@ void host_segmented_sort(const ExecSpace& space, const Records& records, const O
 // ---- order of the launches ---------------------------------------------------------------------
 
 // One group of a CUDA warp's lanes a segment of at most `capacity` records (CUDA seam; capacity
-// a power of two from a warp's lanes on, C the bin's): R = max(segment_group_regs, C / lanes)
+// a power of two from a warp's lanes on, C the bin's): R = max(group_regs, C / lanes)
 // registers a lane, C / R lanes a group.
 template <std::int64_t C, class Seam, class ExecSpace, class K, class V, class Records, class Order,
           class Segments>
 void sort_group_bin(const ExecSpace& space, const Records& records, const Order& order,
                     const Segments& bin, std::int64_t count, std::int64_t capacity) {
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Types = SortTypes<ExecSpace, K, V>;
   constexpr int lanes = cuda_warp_lanes;
-  if constexpr (C < lanes * Tuning::seam_team_regs) {
+  if constexpr (C < lanes * Types::Team::seam_regs) {
     if (capacity > C) {
       sort_group_bin<2 * C, Seam, ExecSpace, K, V>(space, records, order, bin, count, capacity);
       return;
     }
   }
-  constexpr int R =
-      C / lanes > Tuning::segment_group_regs ? int(C / lanes) : Tuning::segment_group_regs;
-  constexpr int W = int(C / R), team = Tuning::segment_group_team, groups = team / W;
+  constexpr int group_regs = Types::Segments::group_regs;
+  constexpr int R = C / lanes > group_regs ? int(C / lanes) : group_regs;
+  constexpr int W = int(C / R), team = Types::Segments::group_team, groups = team / W;
   static_assert(W >= 1 && W <= lanes && team % lanes == 0, "groups inside whole warps");
   launch_tiles("Ordo::segmented_sort::groups", space, TilePlan{(count + groups - 1) / groups, team},
                SegmentGroupSort<Seam, W, R, ExecSpace, K, V, Records, Order, Segments>{
@@ -313,7 +313,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
                             const Records& records, const Offsets& offsets,
                             const typename Codec::Less& less, const SortOptions& options) {
   using K = typename Codec::Bits;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Segments;
   using Bins = SegmentBins<Tuning>;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t segments = std::int64_t(offsets.extent(0)) - 1;
@@ -329,7 +329,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
       fail(fn, what + " is past the end of keys, which has " + std::to_string(n) + " elements");
     return;
   }
-  const auto census = segment_census<Bins, Tuning::segment_list_team>(fn, space, offsets, n);
+  const auto census = segment_census<Bins, Tuning::list_team>(fn, space, offsets, n);
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
       host_segmented_sort<Codec, Stable, V>(space, records, offsets, less,
@@ -339,9 +339,9 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
   }
   const RecordOrder<typename Codec::Less, Stable> order{less};
   using Order = std::remove_const_t<decltype(order)>;
-  Kokkos::parallel_for("Ordo::segmented_sort::lanes", Range(space, 0, segments),
-                       SegmentLanes<Tuning::segment_lane_max, Codec, V, Records, Order, Offsets>{
-                           records, order, offsets});
+  Kokkos::parallel_for(
+      "Ordo::segmented_sort::lanes", Range(space, 0, segments),
+      SegmentLanes<Tuning::lane_max, Codec, V, Records, Order, Offsets>{records, order, offsets});
   std::int64_t starts[Bins::count + 1] = {};
   for (int b = Bins::lane_bins; b < Bins::count; ++b) starts[b + 1] = starts[b] + census[b];
   if (starts[Bins::count] == 0) return;
@@ -350,7 +350,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
       workspace<std::uint32_t>(space, starts[Bins::count], WorkspaceSlot::segment_lists);
   const auto cursors = workspace<std::int64_t>(space, Bins::count, WorkspaceSlot::segment_cursors);
   Kokkos::deep_copy(space, cursors, 0);
-  segment_pass<true, Bins>(space, offsets, lists, cursors, n, starts, Tuning::segment_list_team);
+  segment_pass<true, Bins>(space, offsets, lists, cursors, n, starts, Tuning::list_team);
   using Segments = BinSegments<Offsets, List>;
   const bool seam = Codec::encoded && options.path == SortPath::automatic;
   for (int b = Bins::lane_bins; b < Bins::long_bin; ++b) {
@@ -360,7 +360,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
       using Seam = SortSeam<decltype(space_seam), K>;
       if constexpr (Seam::warp) {
-        if (capacity <= cuda_warp_lanes * Tuning::seam_team_regs) {
+        if (capacity <= cuda_warp_lanes * SortTypes<ExecSpace, K, V>::Team::seam_regs) {
           sort_group_bin<cuda_warp_lanes, Seam, ExecSpace, K, V>(space, records, order, bin, count,
                                                                  capacity);
           return;

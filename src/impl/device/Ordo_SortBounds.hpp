@@ -120,20 +120,20 @@ std::size_t segmented_sort_bound(std::int64_t n, std::int64_t segments, bool sta
   using K = typename C::Bits;
   constexpr bool with_values = !std::is_void_v<Value>;
   using V = std::conditional_t<with_values, Value, NoValue>;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
-  using Bins = SegmentBins<Tuning>;
+  using Types = SortTypes<ExecSpace, K, V>;
+  using Bins = SegmentBins<typename Types::Segments>;
   if (segments <= 0) return 0;
   const std::size_t census = slot_bytes<std::int64_t>(Bins::count + 2);
   if constexpr (is_host_space_v<ExecSpace>) {
     // Segments up to host_grain sort in buffers of their own, per thread; longer ones by the
     // host sort, one at a time.
     (void)stable;
-    return census + (n > Tuning::host_grain ? host_sort_bound<ExecSpace, K, V>(n) : 0);
+    return census + (n > Types::Tuning::host_grain ? host_sort_bound<ExecSpace, K, V>(n) : 0);
   } else {
     // The stable forms sort input positions with the keys on device backends.
     const bool positions = stable && with_values;
     const std::size_t value_bytes = positions ? 4 : with_values ? sizeof(StoredValue<V>) : 0;
-    const std::int64_t long_segments = std::min(segments, n / (Tuning::segment_team_max + 1));
+    const std::int64_t long_segments = std::min(segments, n / (Types::Segments::team_max + 1));
     std::size_t bytes = census + slot_bytes<std::uint32_t>(segments) +
                         slot_bytes<std::int64_t>(long_segments + 1) +
                         3 * slot_bytes<std::uint32_t>(n) + slot_bytes<K>(n) +

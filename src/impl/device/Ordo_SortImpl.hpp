@@ -10,9 +10,9 @@
 //   host_sort     host backends: the merge sort of chunks (Ordo_SortHostImpl.hpp), or from
 //                 HostRadixTuning's from on for encoded keys the radix sort
 //                 (Ordo_SortHostRadixImpl.hpp): host_sort_records chooses
-//   radix_sort    arithmetic keys from SortTuning's radix_from on: the onesweep radix sort
+//   radix_sort    arithmetic keys from RadixTuning's `from` on: the onesweep radix sort
 //                 (Ordo_SortRadixImpl.hpp)
-//   vendor_sort   arithmetic keys from SortTuning's vendor_from on, where the build has a vendor
+//   vendor_sort   arithmetic keys from VendorSortTuning's `from` on, where the build has a vendor
 //                 sort for the space (CUDA: CUB, Ordo_SortVendorImpl.hpp)
 //   sort_records  the choice between them, and the entry points of Ordo_Sort.hpp's calls
 // Records flow from a source (the caller's keys, encoded, with their values, input positions or
@@ -127,25 +127,27 @@ void device_sort(const ExecSpace& space, std::int64_t n, const Source& source, c
 
 // ---- dispatch --------------------------------------------------------------------------------
 
-// Which sort n records (keys by Codec, values V) take: options.algorithm, or by SortTuning's
-// bounds (where the build has vendor sorts: the vendor radix sort from vendor_from, its merge sort
-// from vendor_merge_from, Ordo's radix sort from radix_from, else the slab sort); the vendor radix
-// sort only where the build has one for the space (else the radix sort), its merge sort likewise
-// (else the slab sort), the radix and vendor sorts only for encoded keys (else the slab sort).
+// Which sort n records (keys by Codec, values V) take: options.algorithm, or by the tuning's
+// bounds (where the build has vendor sorts: the vendor radix sort from VendorSortTuning's from, its
+// merge sort from merge_from, Ordo's radix sort from RadixTuning's from, else the slab sort); the
+// vendor radix sort only where the build has one for the space (else the radix sort), its merge
+// sort likewise (else the slab sort), the radix and vendor sorts only for encoded keys (else the
+// slab sort).
 template <class ExecSpace, class Codec, class V>
 SortAlgorithm sort_algorithm(std::int64_t n, const SortOptions& options) {
   if constexpr (Codec::encoded) {
-    using Tuning = typename SortTypes<ExecSpace, typename Codec::Bits, V>::Tuning;
+    using Types = SortTypes<ExecSpace, typename Codec::Bits, V>;
+    using VendorTuning = typename Types::VendorSort;
     constexpr bool vendor = vendor_sort_available_v<ExecSpace>;
     constexpr std::int64_t merge_from =
-        Codec::floating ? Tuning::vendor_merge_float_from : Tuning::vendor_merge_from;
+        Codec::floating ? VendorTuning::merge_float_from : VendorTuning::merge_from;
     SortAlgorithm a = options.algorithm;
     if (a == SortAlgorithm::automatic) {
-      a = !vendor ? (n >= Tuning::radix_from ? SortAlgorithm::radix : SortAlgorithm::slab)
-          : n >= Tuning::vendor_from ? SortAlgorithm::vendor
-          : n >= merge_from          ? SortAlgorithm::vendor_merge
-          : n >= Tuning::radix_from  ? SortAlgorithm::radix
-                                     : SortAlgorithm::slab;
+      a = !vendor ? (n >= Types::Radix::from ? SortAlgorithm::radix : SortAlgorithm::slab)
+          : n >= VendorTuning::from ? SortAlgorithm::vendor
+          : n >= merge_from         ? SortAlgorithm::vendor_merge
+          : n >= Types::Radix::from ? SortAlgorithm::radix
+                                    : SortAlgorithm::slab;
     }
     if (a == SortAlgorithm::vendor && !vendor) a = SortAlgorithm::radix;
     if (a == SortAlgorithm::vendor_merge && !vendor) a = SortAlgorithm::slab;
@@ -194,9 +196,9 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
       case SortAlgorithm::vendor:
       case SortAlgorithm::vendor_merge:
         if constexpr (vendor_sort_available_v<ExecSpace>) {
-          using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+          using Tuning = typename SortTypes<ExecSpace, K, V>::VendorSort;
           const std::int64_t bits_from =
-              Codec::floating ? Tuning::vendor_float_bits_from : Tuning::vendor_bits_from;
+              Codec::floating ? Tuning::float_bits_from : Tuning::bits_from;
           const bool bits = options.key_bits < 0 &&
                             (options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0);
           vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits,

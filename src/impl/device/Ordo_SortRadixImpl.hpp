@@ -61,7 +61,7 @@ struct RadixCopy {
 template <class ExecSpace, class K, class V, class Source, class Sink, class Carried = NoCarried>
 void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, const Sink& sink,
                 bool warp, const Carried& carried = {}) {
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, V>::Radix;
   using SV = StoredValue<V>;
   constexpr bool with_values = !std::is_same_v<V, NoValue>;
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
@@ -87,13 +87,11 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
     Kokkos::deep_copy(space, counts, 0);
 
     using Histogram = RadixHistogram<ExecSpace, K, Source, Counts>;
-    const std::int64_t chunk =
-        std::int64_t(Tuning::radix_team_size) * Tuning::radix_histogram_items;
+    const std::int64_t chunk = std::int64_t(Tuning::team_size) * Tuning::histogram_items;
     const std::int64_t chunks = (n + chunk - 1) / chunk;
-    const int teams =
-        int(chunks < Tuning::radix_histogram_teams ? chunks : Tuning::radix_histogram_teams);
+    const int teams = int(chunks < Tuning::histogram_teams ? chunks : Tuning::histogram_teams);
     launch_tiles("Ordo::sort::radix::histogram", space,
-                 TilePlan{teams, Tuning::radix_team_size, Histogram::scratch_bytes(passes)},
+                 TilePlan{teams, Tuning::team_size, Histogram::scratch_bytes(passes)},
                  Histogram{source, counts, n, chunk, passes});
     Kokkos::parallel_for("Ordo::sort::radix::scan",
                          Kokkos::TeamPolicy<ExecSpace>(space, passes, Kokkos::AUTO),
@@ -114,7 +112,7 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
                                                      passes,
                                                      carried});
     }
-    const std::int64_t threads = n < Tuning::radix_copy_threads ? n : Tuning::radix_copy_threads;
+    const std::int64_t threads = n < Tuning::copy_threads ? n : Tuning::copy_threads;
     Kokkos::parallel_for(
         "Ordo::sort::radix::copy",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
@@ -127,11 +125,10 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
 // its carrier's type, whose buffers are not counted).
 template <class ExecSpace, class K, class V, class Carried = NoCarried>
 std::size_t radix_sort_bound(std::int64_t n) {
-  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Radix;
   constexpr std::int64_t tile =
-      std::int64_t(WarpSeam<ExecSpace>::warp ? Tuning::radix_team_size
-                                             : Tuning::radix_portable_team_size) *
-      Tuning::radix_items;
+      std::int64_t(WarpSeam<ExecSpace>::warp ? Tuning::team_size : Tuning::portable_team_size) *
+      Tuning::items;
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
   const std::int64_t tiles = (n + tile - 1) / tile, vn = std::is_same_v<V, NoValue> ? 0 : n;
   return 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn) +

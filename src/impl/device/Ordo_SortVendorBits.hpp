@@ -52,8 +52,8 @@ struct BitRange {
 
 // words(0): every bit in which some key differs from the first (CUB's order); words(1): bit 0 set
 // when a float key is -0.0 or a NaN, bit 1 when a team stopped before reading all its tiles (then
-// words(0) may lack bits, and every bit is sorted). Teams of SortTuning's vendor_bits_team
-// threads take tiles of vendor_bits_items keys each, as many teams as run at once; with
+// words(0) may lack bits, and every bit is sorted). Teams of VendorSortTuning's bits_team
+// threads take tiles of bits_items keys each, as many teams as run at once; with
 // stop_span > 0 a team stops once the varying bits seen so far span more than stop_span bits
 // (no digit pass can be saved).
 template <class ExecSpace, class KeyView, class Words>
@@ -106,20 +106,19 @@ template <class ExecSpace, class KeyView, class Words>
 std::pair<BitRange, bool> vendor_bits(const ExecSpace& space, const KeyView& keys, std::int64_t n,
                                       const Words& words) {
   using Key = typename KeyView::non_const_value_type;
-  using Tuning = SortTuning<ExecSpace, sizeof(Key), 0>;
+  using Tuning = VendorSortTuning<ExecSpace, sizeof(Key), 0>;
   Kokkos::deep_copy(space, words, std::int64_t(0));
-  const std::int64_t tile = std::int64_t(Tuning::vendor_bits_team) * Tuning::vendor_bits_items;
+  const std::int64_t tile = std::int64_t(Tuning::bits_team) * Tuning::bits_items;
   const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t resident = space.concurrency() / Tuning::vendor_bits_team;
+  const std::int64_t resident = space.concurrency() / Tuning::bits_team;
   // Floats read every key (a -0.0 or a NaN anywhere changes the path). Otherwise a team stops once
   // the bits span more than two digits short of the key: one pass of an even count saved costs the
   // read of the keys and the copy back that an odd count makes (CUB ends in the other buffer).
   const int stop_span = std::is_floating_point_v<Key> ? 0 : 8 * (int(sizeof(Key)) - 2);
-  Kokkos::parallel_for(
-      "Ordo::sort::vendor::bits",
-      by_argument(Kokkos::TeamPolicy<ExecSpace>(space, int(tiles < resident ? tiles : resident),
-                                                Tuning::vendor_bits_team)),
-      VendorBits<ExecSpace, KeyView, Words>{keys, words, n, tile, stop_span});
+  Kokkos::parallel_for("Ordo::sort::vendor::bits",
+                       by_argument(Kokkos::TeamPolicy<ExecSpace>(
+                           space, int(tiles < resident ? tiles : resident), Tuning::bits_team)),
+                       VendorBits<ExecSpace, KeyView, Words>{keys, words, n, tile, stop_span});
   const auto seen = read_back<2>(space, words, "Ordo::sort: the bits that vary");
   const BitRange all{0, int(8 * sizeof(Key))};
   return {seen[1] & 2 ? all : BitRange::of(std::uint64_t(seen[0])), (seen[1] & 1) != 0};

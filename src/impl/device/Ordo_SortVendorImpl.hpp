@@ -17,8 +17,8 @@
 //           sign): Ordo::sort::vendor::stage encodes the records into a workspace buffer
 //           (Ordo_SortKeys.hpp), CUB sorts the encoded records, Ordo::sort::vendor::store decodes
 //           them into the sink
-// The bits that vary: from SortTuning's vendor_bits_from on (floating-point keys:
-// vendor_float_bits_from), CUB sorts only the bits where the keys differ (u64 cell ids below 2^20
+// The bits that vary: from VendorSortTuning's bits_from on (floating-point keys:
+// float_bits_from), CUB sorts only the bits where the keys differ (u64 cell ids below 2^20
 // take three digit passes of eight, all-equal keys none), found on the device and read back (the
 // call waits for it): by Ordo::sort::vendor::bits (one read of the keys that stops as soon as no
 // pass can be saved; for floats it also finds -0.0 and NaNs, and only with it do floats take the
@@ -250,7 +250,7 @@ struct EncodedLess {
 };
 
 // The vendor merge sort (Vendor::merge_sort: cub::DeviceMergeSort on CUDA), where it beats the slab
-// sort (SortTuning's vendor_merge_from up to vendor_from): the caller's contiguous Views in place
+// sort (VendorSortTuning's merge_from up to from): the caller's contiguous Views in place
 // (from a source that is not the sink, copied first), Ordo's order as the comparator. Returns
 // false, having changed nothing, where the ends are not raw or n does not fit an int (then the
 // vendor radix sort runs).

@@ -71,6 +71,16 @@ bool with_vendor_temp(const ExecSpace& space, const VendorShape& shape, const Ca
   return true;
 }
 
+// The dispatch of every call the vendor makes whole (ask, reserve, call): where the vendor takes
+// shape.n elements from `from` on with these outputs (Vendor::takes_size), makes call(temp, bytes)
+// with its storage from the workspace and answers true; else false, and nothing ran.
+template <class ExecSpace, class Call, class... Outs>
+bool vendor_call(const ExecSpace& space, std::int64_t from, const VendorShape& shape,
+                 const Call& call, const Outs&... outs) {
+  return Vendor<ExecSpace>::takes_size(shape.n, from, outs...) &&
+         with_vendor_temp(space, shape, call);
+}
+
 }  // namespace Ordo::Impl
 
 #endif

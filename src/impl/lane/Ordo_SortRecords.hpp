@@ -82,9 +82,15 @@ KOKKOS_INLINE_FUNCTION V padding_value() {
 template <class V>
 using StoredValue = std::conditional_t<std::is_same_v<V, NoValue>, char, V>;
 
+// The sorts' tuning rows for records of keys K and values V (NoValue: keys only).
 template <class ExecSpace, class K, class V>
 struct SortTypes {
-  using Tuning = SortTuning<ExecSpace, sizeof(K), std::is_same_v<V, NoValue> ? 0 : sizeof(V)>;
+  static constexpr std::size_t value_bytes = std::is_same_v<V, NoValue> ? 0 : sizeof(V);
+  using Tuning = SortTuning<ExecSpace, sizeof(K), value_bytes>;
+  using Radix = RadixTuning<ExecSpace, sizeof(K), value_bytes>;
+  using VendorSort = VendorSortTuning<ExecSpace, sizeof(K), value_bytes>;
+  using Segments = SegmentedSortTuning<ExecSpace, sizeof(K), value_bytes>;
+  using Team = TeamSortTuning<ExecSpace, sizeof(K), value_bytes>;
   static constexpr std::int64_t block = std::int64_t(Tuning::slabs) * Tuning::lanes * Tuning::regs;
 };
 
@@ -94,7 +100,7 @@ struct SortTypes {
 // ranking seam, portable the portable ranking.
 enum class SortPath { automatic, portable };
 
-// Which sort runs: automatic (SortTuning's vendor_from and radix_from for arithmetic keys under
+// Which sort runs: automatic (VendorSortTuning's and RadixTuning's `from` for arithmetic keys under
 // Ordo::less or Ordo::greater), the slab sort (or the host sort), the radix sort (arithmetic keys
 // only: other keys take the slab sort whatever is asked), the vendor radix sort (arithmetic keys
 // where the build has one for the space, Ordo_SortVendorImpl.hpp: elsewhere the radix sort), or
@@ -106,7 +112,7 @@ enum class SortAlgorithm { automatic, slab, radix, vendor, vendor_merge };
 // merge levels (ordo-perf sort --stream-levels; -1: SortTuning's stream_levels), the vector lanes
 // of the partition searches (--partition-lanes; -1: SortTuning's partition_lanes), the algorithm,
 // and whether the vendor sort finds the bits that vary first (--vendor-bits; -1: SortTuning's
-// vendor_bits_from and vendor_float_bits_from).
+// VendorSortTuning's bits_from and float_bits_from).
 struct SortOptions {
   SortPath path = SortPath::automatic;
   int stream_levels = -1;

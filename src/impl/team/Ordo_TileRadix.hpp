@@ -104,14 +104,13 @@ template <class Seam, class ExecSpace, class K, class V, class Source, class Sin
 struct RadixPass {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
-  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Tuning;
+  using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Radix;
   using SV = StoredValue<V>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
-  static constexpr int team =
-      Seam::warp ? Tuning::radix_team_size : Tuning::radix_portable_team_size;
-  static constexpr int items = Tuning::radix_items;
+  static constexpr int team = Seam::warp ? Tuning::team_size : Tuning::portable_team_size;
+  static constexpr int items = Tuning::items;
   static constexpr int tile = team * items;
-  static constexpr int min_teams = Tuning::radix_min_teams;
+  static constexpr int min_teams = Tuning::min_teams;
   static constexpr int columns = Seam::radix_columns(team);
   static_assert(tile < 65536, "tile positions fit the 16-bit counters");
   template <class T>
@@ -212,7 +211,7 @@ struct RadixPass {
       };
       std::uint64_t before = 0;
       if (id > 0) {
-        before = LookbackWord::tagged_prefix<Tuning::radix_lookback_window>(word_of, id, tag);
+        before = LookbackWord::tagged_prefix<Tuning::lookback_window>(word_of, id, tag);
         LookbackWord::publish(word_of(id), LookbackWord::inclusive | tag | (before + count_of(d)));
       }
       base(d) = offsets(pass * radix_digits + d) + std::int64_t(before) - start(d);

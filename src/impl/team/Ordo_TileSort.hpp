@@ -80,9 +80,9 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& member, const KeyView& keys,
   if constexpr (Seam::warp && Codec::encoded) {
     if (Seam::template team_sort_in_warps<K, V>(tile, n, order, sorted)) return;
   }
-  constexpr int R = TeamSortTuning::regs;
-  team_block_sort<TeamSortTuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n, order,
-                                                        sorted);
+  using Tuning = typename SortTypes<typename Member::execution_space, K, V>::Team;
+  constexpr int R = Tuning::regs;
+  team_block_sort<Tuning::lanes, R, true, K, V>(member, tile, network_size(n, R), n, order, sorted);
 }
 
 // sort_thread and sort_by_key_thread: keys (and values) in place, Codec's order, by the calling
@@ -94,7 +94,8 @@ KOKKOS_INLINE_FUNCTION void thread_sort(const Member& member, const KeyView& key
   const RecordOrder<typename Codec::Less, false> order{Codec::less_of(comp)};
   const std::int64_t n = keys.extent(0);
   if (n < 2) return;
-  constexpr int R = TeamSortTuning::regs;
+  constexpr int R =
+      SortTypes<typename Member::execution_space, typename Codec::Bits, V>::Team::regs;
   const ViewTile<Codec, KeyView, ValueView> tile{keys, values, n};
   team_block_sort<1, R, false, typename Codec::Bits, V>(member, tile, network_size(n, R), n, order);
 }

@@ -25,10 +25,12 @@ struct CudaSlabTuning {
   static constexpr int unrolled_regs = 16;
 };
 
+// The sorts' rows (core/Ordo_Tuning.hpp: SortTuning, RadixTuning, VendorSortTuning,
+// SegmentedSortTuning, TeamSortTuning), each over the portable base row.
 template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
 struct CudaSortTuning;
 template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct CudaSortTuning<90, KeyBytes, ValueBytes> {
+struct CudaSortTuning<90, KeyBytes, ValueBytes> : SortTuning<void, KeyBytes, ValueBytes> {
   // Slabs per block: 4-byte records take 16 (32 KiB of scratch), so that one merge pass fewer
   // follows the block kernel; larger records 8 (the block's scratch stays within
   // ScratchTuning::team_max).
@@ -36,12 +38,6 @@ struct CudaSortTuning<90, KeyBytes, ValueBytes> {
   static constexpr int lanes = 32;
   // Registers per lane: the block's records in scratch stay within ScratchTuning::team_max.
   static constexpr int regs = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  // Team-level sorts: runs of up to 32 * seam_team_regs records sort in one warp's slab; taller
-  // slabs would raise the registers of every user kernel that calls sort_team.
-  static constexpr int seam_team_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
-  // Longer segments sort in runs of 32 * team_run_regs records, merged by the portable network
-  // (the same trade-off: run length against the user kernel's registers).
-  static constexpr int team_run_regs = 16;
   // Launch bounds for merge_min_teams resident merge tiles an SM, from bounded_merge_from on:
   // DRAM-bound passes gain, L2-resident ones and records with values lose.
   static constexpr std::int64_t bounded_merge_from =
@@ -62,60 +58,83 @@ struct CudaSortTuning<90, KeyBytes, ValueBytes> {
   static constexpr int partition_lanes(std::int64_t n) {
     return KeyBytes + ValueBytes == 8 && n <= (std::int64_t(1) << 22) ? 32 : 1;
   }
-  // The radix sort: launch bounds for radix_min_teams teams an SM (keys three, pairs two: the
-  // registers of a pass against the tiles resident to hide its look-back), radix_items keys a
-  // thread, a look-back window of four words. radix_from: where it overtakes the slab sort
-  // (ordo-perf sort --algorithm slab|radix).
-  static constexpr std::int64_t radix_from = std::int64_t(1) << (KeyBytes == 4 ? 19 : 22);
-  static constexpr int radix_min_teams = ValueBytes == 0 ? 3 : 2;
-  static constexpr int radix_team_size = 256;
-  static constexpr int radix_portable_team_size = 32;
-  static constexpr int radix_items = KeyBytes + ValueBytes <= 8 ? 16 : 8;
-  static constexpr int radix_histogram_items = 16;
-  static constexpr int radix_histogram_teams = 1 << 10;
-  static constexpr std::int64_t radix_copy_threads = std::int64_t(1) << 18;
-  static constexpr int radix_lookback_window = 4;
-  // The vendor sort (cub::DeviceRadixSort). vendor_from: where it overtakes the slab sort and
-  // Ordo's radix sort (ordo-perf sort --algorithm slab|radix|vendor). vendor_bits_from: the
-  // search for the bits that vary (a launch and a read-back) pays where a saved digit pass is
-  // worth more; 4-byte keys save passes only where they span 16 bits or fewer.
-  // vendor_float_bits_from: floats need the search for the direct way (it finds -0.0 and NaNs,
-  // which CUB orders otherwise); without it they take the staged way, two more passes over the
-  // records, so the search from where one read of the keys costs less than those passes.
-  static constexpr std::int64_t vendor_from = std::int64_t(1)
-                                              << (KeyBytes == 4 ? (ValueBytes == 0   ? 20
-                                                                   : ValueBytes == 4 ? 17
-                                                                                     : 19)
-                                                                : 21);
-  // vendor_merge_from (floats: vendor_merge_float_from): from there up to vendor_from,
-  // cub::DeviceMergeSort runs instead of the slab sort and Ordo's radix sort (ordo-perf sort
-  // --algorithm slab|merge|radix); 4-byte floats never (CUB's merge sort of them was slower than
-  // the slab sort at every size).
-  static constexpr std::int64_t vendor_merge_from =
-      std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0 ? 13 : 12) : 11);
-  static constexpr std::int64_t vendor_merge_float_from =
-      KeyBytes == 4 ? never : std::int64_t(1) << 13;
-  static constexpr std::int64_t vendor_bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
-  static constexpr std::int64_t vendor_float_bits_from = std::int64_t(1) << 22;
-  static constexpr int vendor_bits_team = 256;
-  static constexpr int vendor_bits_items = 16;
-  // Segmented sort: up to segment_lane_max records in one thread's registers; up to
-  // 32 * seam_team_regs records one group of a warp's lanes (segment_group_regs registers a lane,
-  // more where 32 lanes do not hold the bin), teams of segment_group_team threads; up to
-  // segment_team_max (the block) one team each. The lane bound trades registers against the
-  // warps that short segments would leave idle.
-  static constexpr int segment_lane_max = 16;
-  static constexpr std::int64_t segment_team_max = std::int64_t(slabs) * lanes * regs;
-  static constexpr int segment_group_regs = 8;
-  static constexpr int segment_group_team = 128;
-  static constexpr int segment_list_team = 256;
-  static constexpr int segment_list_items = 8;
+};
+
+// The radix sort: launch bounds for min_teams teams an SM (keys three, pairs two: the registers of
+// a pass against the tiles resident to hide its look-back), `items` keys a thread, a look-back
+// window of four words. from: where it overtakes the slab sort (ordo-perf sort --algorithm
+// slab|radix).
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaRadixTuning;
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaRadixTuning<90, KeyBytes, ValueBytes> : RadixTuning<void, KeyBytes, ValueBytes> {
+  static constexpr std::int64_t from = std::int64_t(1) << (KeyBytes == 4 ? 19 : 22);
+  static constexpr int min_teams = ValueBytes == 0 ? 3 : 2;
+  static constexpr int team_size = 256;
+  static constexpr int portable_team_size = 32;
+  static constexpr int items = KeyBytes + ValueBytes <= 8 ? 16 : 8;
+  static constexpr int histogram_items = 16;
+};
+
+// The vendor sort (cub::DeviceRadixSort). from: where it overtakes the slab sort and Ordo's radix
+// sort (ordo-perf sort --algorithm slab|radix|vendor). bits_from: the search for the bits that
+// vary (a launch and a read-back) pays where a saved digit pass is worth more; 4-byte keys save
+// passes only where they span 16 bits or fewer. float_bits_from: floats need the search for the
+// direct way (it finds -0.0 and NaNs, which CUB orders otherwise); without it they take the staged
+// way, two more passes over the records, so the search from where one read of the keys costs less
+// than those passes. merge_from (floats: merge_float_from): from there up to `from`,
+// cub::DeviceMergeSort runs instead of the slab sort and Ordo's radix sort (ordo-perf sort
+// --algorithm slab|merge|radix); 4-byte floats never (CUB's merge sort of them was slower than the
+// slab sort at every size).
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaVendorSortTuning;
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaVendorSortTuning<90, KeyBytes, ValueBytes>
+    : VendorSortTuning<void, KeyBytes, ValueBytes> {
+  static constexpr std::int64_t from = std::int64_t(1) << (KeyBytes == 4 ? (ValueBytes == 0   ? 20
+                                                                            : ValueBytes == 4 ? 17
+                                                                                              : 19)
+                                                                         : 21);
+  static constexpr std::int64_t merge_from = std::int64_t(1)
+                                             << (KeyBytes == 4 ? (ValueBytes == 0 ? 13 : 12) : 11);
+  static constexpr std::int64_t merge_float_from = KeyBytes == 4 ? never : std::int64_t(1) << 13;
+  static constexpr std::int64_t bits_from = std::int64_t(1) << (KeyBytes == 4 ? 28 : 25);
+  static constexpr std::int64_t float_bits_from = std::int64_t(1) << 22;
+  static constexpr int bits_team = 256;
+  static constexpr int bits_items = 16;
+};
+
+// Segmented sort: up to lane_max records in one thread's registers; up to 32 *
+// CudaTeamSortTuning's seam_regs records one group of a warp's lanes (group_regs registers a
+// lane), teams of group_team threads; up to team_max (the slab sort's block) one team each. The
+// lane bound trades registers against the warps that short segments would leave idle.
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSegmentedSortTuning;
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSegmentedSortTuning<90, KeyBytes, ValueBytes>
+    : SegmentedSortTuning<void, KeyBytes, ValueBytes> {
+  using Block = CudaSortTuning<90, KeyBytes, ValueBytes>;
+  static constexpr std::int64_t team_max = std::int64_t(Block::slabs) * Block::lanes * Block::regs;
+  static constexpr int group_team = 128;
+  static constexpr int list_team = 256;
+};
+
+// Team-level sorts: runs of up to 32 * seam_regs records sort in one warp's slab; taller slabs
+// would raise the registers of every user kernel that calls sort_team. Longer segments sort in
+// runs of 32 * run_regs records, merged by the portable network (the same trade-off: run length
+// against the user kernel's registers).
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaTeamSortTuning;
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaTeamSortTuning<90, KeyBytes, ValueBytes> : TeamSortTuning<void, KeyBytes, ValueBytes> {
+  static constexpr int seam_regs = KeyBytes + ValueBytes <= 4 ? 32 : 16;
+  static constexpr int run_regs = 16;
 };
 
 template <int Arch>
 struct CudaCompactTuning;
 template <>
-struct CudaCompactTuning<90> {
+struct CudaCompactTuning<90> : CompactTuning<void> {
   static constexpr bool single_pass = true;
   static constexpr int team_size = 256;
   static constexpr int items_per_thread = 16;
@@ -149,14 +168,14 @@ struct CudaCompactTuning<90> {
 template <int Arch>
 struct CudaMergePathTuning;
 template <>
-struct CudaMergePathTuning<90> {
+struct CudaMergePathTuning<90> : MergePathTuning<void> {
   static constexpr int team_probes = 8;
 };
 
 template <int Arch, std::size_t KeyBytes>
 struct CudaMergeTuning;
 template <std::size_t KeyBytes>
-struct CudaMergeTuning<90, KeyBytes> {
+struct CudaMergeTuning<90, KeyBytes> : MergeTuning<void, KeyBytes> {
   static constexpr int team_size = 128;
   // vt trades registers (resident tiles) against the partitions a pass needs.
   static constexpr int vt = KeyBytes <= 4 ? 15 : 9;
@@ -177,7 +196,7 @@ struct CudaMergeTuning<90, KeyBytes> {
 template <int Arch, std::size_t KeyBytes>
 struct CudaSearchTuning;
 template <std::size_t KeyBytes>
-struct CudaSearchTuning<90, KeyBytes> {
+struct CudaSearchTuning<90, KeyBytes> : SearchTuning<void, KeyBytes> {
   static constexpr int team_size = 256;
   static constexpr int vt = KeyBytes <= 4 ? 15 : 11;
   static constexpr std::int64_t fused_max_tiles = 64;
@@ -188,7 +207,7 @@ struct CudaSearchTuning<90, KeyBytes> {
 template <int Arch, std::size_t KeyBytes>
 struct CudaSetOpsTuning;
 template <std::size_t KeyBytes>
-struct CudaSetOpsTuning<90, KeyBytes> {
+struct CudaSetOpsTuning<90, KeyBytes> : SetOpsTuning<void, KeyBytes> {
   static constexpr int team_size = 256;
   // vt + 1 register slots a thread (a cut may add one element); 15 for 4-byte keys, as search.
   // A tile's keys and output slots sit in scratch, (vt * 256 + 2) * (KeyBytes + 4) bytes: larger
@@ -203,7 +222,7 @@ struct CudaSetOpsTuning<90, KeyBytes> {
 template <int Arch>
 struct CudaScanTuning;
 template <>
-struct CudaScanTuning<90> {
+struct CudaScanTuning<90> : ScanTuning<void> {
   static constexpr int team_size = 256;
   static constexpr int vt = 15;  // odd: ScanTiles' reads of VT consecutive counts in scratch
   static constexpr int lookback_window = 4;
@@ -218,7 +237,7 @@ struct CudaScanTuning<90> {
 template <int Arch>
 struct CudaRunsTuning;
 template <>
-struct CudaRunsTuning<90> {
+struct CudaRunsTuning<90> : RunsTuning<void> {
   static constexpr int team_size = 256;
   static constexpr int lookback_window = 16;  // the portable walk's; the warp seam reads 32
   // 4 teams an SM: 64 registers for f64 values (48 bytes spilled), where the warp seam's scan and
@@ -238,7 +257,7 @@ struct CudaRunsTuning<90> {
 template <int Arch, std::size_t KeyBytes>
 struct CudaBinarySearchTuning;
 template <std::size_t KeyBytes>
-struct CudaBinarySearchTuning<90, KeyBytes> {
+struct CudaBinarySearchTuning<90, KeyBytes> : BinarySearchTuning<void, KeyBytes> {
   static constexpr int team_size = 256;
   static constexpr int needles_per_thread = 8;
   // A quarter of the threads the device holds before a thread takes more than one needle: small
@@ -249,13 +268,14 @@ struct CudaBinarySearchTuning<90, KeyBytes> {
 
 // ---- the table by architecture ---------------------------------------------------------------
 
-// The rows above are sm_90's (Hopper: measured on the H100 and H200). sm_80 (Ampere and Ada, and
-// older GPUs) and sm_100 (Blackwell) take sm_90's values until measured there: every value above
-// is a ratio of work to resident teams or a size where one path overtakes another, and none
-// assumes more than sm_80's 164 KiB of shared memory an SM for the teams it asks to keep resident
-// except the merge's pipelined pairs (5 teams of 38 KiB: 4 fit on sm_80, and the launch bound
-// then only caps registers). A measured row specializes Cuda<Name>Tuning<80 or 100, ...> here, as
-// CUB's tuning files add a policy per architecture.
+// The rows above are sm_90's (Hopper: measured on the H100 and H200). Every other architecture
+// (sm_80: Ampere and Ada, and older GPUs; sm_100: Blackwell) takes sm_90's row until measured
+// there: the primary templates below inherit it. Every value above is a ratio of work to resident
+// teams or a size where one path overtakes another, and none assumes more than sm_80's 164 KiB of
+// shared memory an SM for the teams it asks to keep resident except the merge's pipelined pairs
+// (5 teams of 38 KiB: 4 fit on sm_80, and the launch bound then only caps registers). A measured
+// row specializes Cuda<Name>Tuning<80 or 100, ...> over its base row, as the sm_90 rows do, and
+// overrides only what it measured.
 inline constexpr int cuda_tuning_arch =
 #if defined(KOKKOS_ARCH_BLACKWELL)
     100;
@@ -265,67 +285,63 @@ inline constexpr int cuda_tuning_arch =
     80;
 #endif
 
-template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct CudaSortTuning<80, KeyBytes, ValueBytes> : CudaSortTuning<90, KeyBytes, ValueBytes> {};
-template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct CudaSortTuning<100, KeyBytes, ValueBytes> : CudaSortTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSortTuning : CudaSortTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaRadixTuning : CudaRadixTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaVendorSortTuning : CudaVendorSortTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaSegmentedSortTuning : CudaSegmentedSortTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch, std::size_t KeyBytes, std::size_t ValueBytes>
+struct CudaTeamSortTuning : CudaTeamSortTuning<90, KeyBytes, ValueBytes> {};
+template <int Arch>
+struct CudaCompactTuning : CudaCompactTuning<90> {};
+template <int Arch>
+struct CudaMergePathTuning : CudaMergePathTuning<90> {};
+template <int Arch, std::size_t KeyBytes>
+struct CudaMergeTuning : CudaMergeTuning<90, KeyBytes> {};
+template <int Arch, std::size_t KeyBytes>
+struct CudaSearchTuning : CudaSearchTuning<90, KeyBytes> {};
+template <int Arch, std::size_t KeyBytes>
+struct CudaSetOpsTuning : CudaSetOpsTuning<90, KeyBytes> {};
+template <int Arch>
+struct CudaScanTuning : CudaScanTuning<90> {};
+template <int Arch>
+struct CudaRunsTuning : CudaRunsTuning<90> {};
+template <int Arch, std::size_t KeyBytes>
+struct CudaBinarySearchTuning : CudaBinarySearchTuning<90, KeyBytes> {};
+
+// The build's rows.
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct SortTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
     : CudaSortTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
-
-template <>
-struct CudaCompactTuning<80> : CudaCompactTuning<90> {};
-template <>
-struct CudaCompactTuning<100> : CudaCompactTuning<90> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct RadixTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
+    : CudaRadixTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct VendorSortTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
+    : CudaVendorSortTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct SegmentedSortTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
+    : CudaSegmentedSortTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct TeamSortTuning<Kokkos::Cuda, KeyBytes, ValueBytes>
+    : CudaTeamSortTuning<cuda_tuning_arch, KeyBytes, ValueBytes> {};
 template <>
 struct CompactTuning<Kokkos::Cuda> : CudaCompactTuning<cuda_tuning_arch> {};
-
-template <>
-struct CudaMergePathTuning<80> : CudaMergePathTuning<90> {};
-template <>
-struct CudaMergePathTuning<100> : CudaMergePathTuning<90> {};
 template <>
 struct MergePathTuning<Kokkos::Cuda> : CudaMergePathTuning<cuda_tuning_arch> {};
-
-template <std::size_t KeyBytes>
-struct CudaMergeTuning<80, KeyBytes> : CudaMergeTuning<90, KeyBytes> {};
-template <std::size_t KeyBytes>
-struct CudaMergeTuning<100, KeyBytes> : CudaMergeTuning<90, KeyBytes> {};
 template <std::size_t KeyBytes>
 struct MergeTuning<Kokkos::Cuda, KeyBytes> : CudaMergeTuning<cuda_tuning_arch, KeyBytes> {};
-
-template <std::size_t KeyBytes>
-struct CudaSearchTuning<80, KeyBytes> : CudaSearchTuning<90, KeyBytes> {};
-template <std::size_t KeyBytes>
-struct CudaSearchTuning<100, KeyBytes> : CudaSearchTuning<90, KeyBytes> {};
 template <std::size_t KeyBytes>
 struct SearchTuning<Kokkos::Cuda, KeyBytes> : CudaSearchTuning<cuda_tuning_arch, KeyBytes> {};
-
-template <std::size_t KeyBytes>
-struct CudaSetOpsTuning<80, KeyBytes> : CudaSetOpsTuning<90, KeyBytes> {};
-template <std::size_t KeyBytes>
-struct CudaSetOpsTuning<100, KeyBytes> : CudaSetOpsTuning<90, KeyBytes> {};
 template <std::size_t KeyBytes>
 struct SetOpsTuning<Kokkos::Cuda, KeyBytes> : CudaSetOpsTuning<cuda_tuning_arch, KeyBytes> {};
-
-template <>
-struct CudaScanTuning<80> : CudaScanTuning<90> {};
-template <>
-struct CudaScanTuning<100> : CudaScanTuning<90> {};
 template <>
 struct ScanTuning<Kokkos::Cuda> : CudaScanTuning<cuda_tuning_arch> {};
-
-template <>
-struct CudaRunsTuning<80> : CudaRunsTuning<90> {};
-template <>
-struct CudaRunsTuning<100> : CudaRunsTuning<90> {};
 template <>
 struct RunsTuning<Kokkos::Cuda> : CudaRunsTuning<cuda_tuning_arch> {};
-
-template <std::size_t KeyBytes>
-struct CudaBinarySearchTuning<80, KeyBytes> : CudaBinarySearchTuning<90, KeyBytes> {};
-template <std::size_t KeyBytes>
-struct CudaBinarySearchTuning<100, KeyBytes> : CudaBinarySearchTuning<90, KeyBytes> {};
 template <std::size_t KeyBytes>
 struct BinarySearchTuning<Kokkos::Cuda, KeyBytes>
     : CudaBinarySearchTuning<cuda_tuning_arch, KeyBytes> {};

@@ -18,8 +18,9 @@ namespace Ordo::Impl {
 // Ordo's sorts on an H100 (4-byte keys; a guess for AMD GPUs until one measures it), every bit
 // sorted (no search for the bits that vary); everything else as on the portable path.
 template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct SortTuning<Kokkos::HIP, KeyBytes, ValueBytes> : SortTuning<void, KeyBytes, ValueBytes> {
-  static constexpr std::int64_t vendor_from = std::int64_t(1) << 20;
+struct VendorSortTuning<Kokkos::HIP, KeyBytes, ValueBytes>
+    : VendorSortTuning<void, KeyBytes, ValueBytes> {
+  static constexpr std::int64_t from = std::int64_t(1) << 20;
 };
 
 }  // namespace Ordo::Impl

@@ -222,8 +222,8 @@ KOKKOS_INLINE_FUNCTION void group_sort_segments(const TileOf& tile_of, const Ord
 
 // sort_team's CUDA path (Ordo_TileSort.hpp's team_sort) for a team of whole warps: a segment
 // that fits one warp's slab sorts there (R: the fewest registers per lane that hold it, up to
-// Tuning::seam_team_regs; every stage in registers and shuffles); returns true. A longer one sorts
-// in runs of 32 * Tuning::team_run_regs records, warp w taking runs w, w + warps, ..., sets
+// Tuning::seam_regs; every stage in registers and shuffles); returns true. A longer one sorts
+// in runs of 32 * Tuning::run_regs records, warp w taking runs w, w + warps, ..., sets
 // `sorted` to that run length and returns false: the portable network then merges the runs. The
 // user's kernel takes the registers of sort_team's heaviest path, which is why the runs stay
 // short (perf_tests/README.md, "Tuning values"). Teams of other shapes: false, sorted unchanged.
@@ -235,7 +235,7 @@ KOKKOS_INLINE_FUNCTION bool team_sort_in_warps(const Tile& tile, std::int64_t n,
   if (threads % 32 != 0) return false;
   auto one_run = [&](auto regs) -> bool {
     constexpr int R = decltype(regs)::value;
-    if constexpr (R > Tuning::seam_team_regs) {
+    if constexpr (R > Tuning::seam_regs) {
       return false;
     } else {
       if (n > 32 * R) return false;
@@ -250,7 +250,7 @@ KOKKOS_INLINE_FUNCTION bool team_sort_in_warps(const Tile& tile, std::int64_t n,
   using R32 = std::integral_constant<int, 32>;
   if (one_run(R4{}) || one_run(R8{}) || one_run(R16{}) || one_run(R32{})) return true;
   // Warp w sorts runs w, w + warps, ... of 32 * R records each in its slab.
-  constexpr int R = Tuning::team_run_regs;
+  constexpr int R = Tuning::run_regs;
   constexpr std::int64_t run = 32 * R;
   for (std::int64_t r = team_thread() / 32; r * run < n; r += threads / 32) {
     const TileAt<Tile> at{tile, r * run};

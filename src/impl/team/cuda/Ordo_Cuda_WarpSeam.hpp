@@ -135,7 +135,7 @@ struct WarpSeam<Kokkos::Cuda> {
   template <class K, class V, class Tile, class Order>
   KOKKOS_INLINE_FUNCTION static bool team_sort_in_warps(const Tile& tile, std::int64_t n,
                                                         const Order& order, std::int64_t& sorted) {
-    using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Tuning;
+    using Tuning = typename SortTypes<Kokkos::Cuda, K, V>::Team;
     return CudaSeam::team_sort_in_warps<Tuning, K, V>(tile, n, order, sorted);
   }
 
