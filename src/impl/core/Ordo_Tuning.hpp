@@ -64,14 +64,16 @@ struct BinningTuning {
   // Ids a thread in the device passes over the ids (strided by the threads): enough loads in
   // flight to fill a GPU's memory, where one 4-byte id a thread does not.
   static constexpr int items = is_host_space_v<ExecSpace> ? 1 : 8;
-  // bin_permutation with the arrays, on device backends: the radix sort carries the arrays when
-  // more than n / records_scattered ids lie more than near_cells cells below the id before them
-  // (rows far apart: a gather would read a sector a row); otherwise the rows of a cell stay close
-  // and one gather streams. records_scattered 0: never, until a GPU record (ordo-perf
-  // particle_binning, the `ordo records way` row) shows that way ahead of the gather.
+  // bin_permutation with the arrays, on device backends: from records_from ids on, the radix sort
+  // carries the arrays when more than n / records_scattered ids lie more than near_cells cells
+  // below the id before them (rows far apart: a gather would read a sector a row); otherwise the
+  // rows of a cell stay close and one gather streams. Random cells of 2^22 to 2^26 particles
+  // with seven arrays: the records way 1.09x-1.14x the gather on the H100, 0.80x at 2^20; 1%
+  // moved (1% of the ids far): 0.25x-0.30x (perf_tests/README.md, particle binning).
   // record_element_max: the widest element the sort carries (a tile of one column is staged in
   // team scratch); wider ones are gathered.
-  static constexpr std::int64_t records_scattered = 0;
+  static constexpr std::int64_t records_from = std::int64_t(1) << 22;
+  static constexpr std::int64_t records_scattered = 4;
   static constexpr std::int64_t near_cells = 64;
   static constexpr std::size_t record_element_max = 8;
 };

@@ -200,7 +200,8 @@ void bin_with_arrays_impl(const char* fn, const ExecSpace& space, const CellView
     identity_bins(space, cells, nbins, perm, offsets);
   } else {
     if constexpr (records_way_v<ExecSpace, CellView, PermView, Srcs, Dsts>) {
-      if (order.far_descents * BinningTuning<ExecSpace>::records_scattered > n) {
+      using Tuning = BinningTuning<ExecSpace>;
+      if (n >= Tuning::records_from && order.far_descents * Tuning::records_scattered > n) {
         bin_records(space, cells, nbins, perm, offsets, srcs, dsts, true);
         return;
       }
