@@ -67,9 +67,9 @@ struct BinningTuning {
   // bin_permutation with the arrays, on device backends: from records_from ids on, the radix sort
   // carries the arrays when more than n / records_scattered ids lie more than near_cells cells
   // below the id before them (rows far apart: a gather would read a sector a row); otherwise the
-  // rows of a cell stay close and one gather streams. Random cells of 2^22 to 2^26 particles
-  // with seven arrays: the records way 1.09x-1.14x the gather on the H100, 0.80x at 2^20; 1%
-  // moved (1% of the ids far): 0.25x-0.30x (perf_tests/README.md, particle binning).
+  // rows of a cell stay close and one gather streams. The records way leads the gather on random
+  // cells from records_from on and trails it below and where few ids are far (perf_tests/README.md,
+  // particle binning).
   // record_element_max: the widest element the sort carries (a tile of one column is staged in
   // team scratch); wider ones are gathered.
   static constexpr std::int64_t records_from = std::int64_t(1) << 22;
