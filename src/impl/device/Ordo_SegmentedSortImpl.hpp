@@ -313,8 +313,8 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
                             const Records& records, const Offsets& offsets,
                             const typename Codec::Less& less, const SortOptions& options) {
   using K = typename Codec::Bits;
-  using Tuning = typename SortTypes<ExecSpace, K, V>::Segments;
-  using Bins = SegmentBins<Tuning>;
+  using Types = SortTypes<ExecSpace, K, V>;
+  using Bins = SegmentBins<typename Types::Segments>;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t segments = std::int64_t(offsets.extent(0)) - 1;
   if (segments == 0) {
@@ -329,7 +329,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
       fail(fn, what + " is past the end of keys, which has " + std::to_string(n) + " elements");
     return;
   }
-  const auto census = segment_census<Bins, Tuning::list_team>(fn, space, offsets, n);
+  const auto census = segment_census<Bins, Types::Segments::list_team>(fn, space, offsets, n);
   if constexpr (is_host_space_v<ExecSpace>) {
     if (options.path == SortPath::automatic) {
       host_segmented_sort<Codec, Stable, V>(space, records, offsets, less,
@@ -339,9 +339,9 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
   }
   const RecordOrder<typename Codec::Less, Stable> order{less};
   using Order = std::remove_const_t<decltype(order)>;
-  Kokkos::parallel_for(
-      "Ordo::segmented_sort::lanes", Range(space, 0, segments),
-      SegmentLanes<Tuning::lane_max, Codec, V, Records, Order, Offsets>{records, order, offsets});
+  Kokkos::parallel_for("Ordo::segmented_sort::lanes", Range(space, 0, segments),
+                       SegmentLanes<Types::Segments::lane_max, Codec, V, Records, Order, Offsets>{
+                           records, order, offsets});
   std::int64_t starts[Bins::count + 1] = {};
   for (int b = Bins::lane_bins; b < Bins::count; ++b) starts[b + 1] = starts[b] + census[b];
   if (starts[Bins::count] == 0) return;
@@ -350,7 +350,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
       workspace<std::uint32_t>(space, starts[Bins::count], WorkspaceSlot::segment_lists);
   const auto cursors = workspace<std::int64_t>(space, Bins::count, WorkspaceSlot::segment_cursors);
   Kokkos::deep_copy(space, cursors, 0);
-  segment_pass<true, Bins>(space, offsets, lists, cursors, n, starts, Tuning::list_team);
+  segment_pass<true, Bins>(space, offsets, lists, cursors, n, starts, Types::Segments::list_team);
   using Segments = BinSegments<Offsets, List>;
   const bool seam = Codec::encoded && options.path == SortPath::automatic;
   for (int b = Bins::lane_bins; b < Bins::long_bin; ++b) {
@@ -360,7 +360,7 @@ void segmented_sort_records(const char* fn, const ExecSpace& space, std::int64_t
     with_warp_seam<ExecSpace>(seam, [&](auto space_seam) {
       using Seam = SortSeam<decltype(space_seam), K>;
       if constexpr (Seam::warp) {
-        if (capacity <= cuda_warp_lanes * SortTypes<ExecSpace, K, V>::Team::seam_regs) {
+        if (capacity <= cuda_warp_lanes * Types::Team::seam_regs) {
           sort_group_bin<cuda_warp_lanes, Seam, ExecSpace, K, V>(space, records, order, bin, count,
                                                                  capacity);
           return;

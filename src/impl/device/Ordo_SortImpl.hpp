@@ -196,9 +196,9 @@ void sort_records(const ExecSpace& space, std::int64_t n, const Source& source, 
       case SortAlgorithm::vendor:
       case SortAlgorithm::vendor_merge:
         if constexpr (vendor_sort_available_v<ExecSpace>) {
-          using Tuning = typename SortTypes<ExecSpace, K, V>::VendorSort;
+          using VendorTuning = typename SortTypes<ExecSpace, K, V>::VendorSort;
           const std::int64_t bits_from =
-              Codec::floating ? Tuning::float_bits_from : Tuning::bits_from;
+              Codec::floating ? VendorTuning::float_bits_from : VendorTuning::bits_from;
           const bool bits = options.key_bits < 0 &&
                             (options.vendor_bits < 0 ? n >= bits_from : options.vendor_bits > 0);
           vendor_sort<Codec, V>("Ordo::sort", space, n, source, sink, bits,
