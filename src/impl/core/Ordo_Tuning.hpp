@@ -23,9 +23,11 @@ struct ScratchTuning {
   static constexpr std::size_t team_max = 48 * 1024;
 };
 
-// Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own.
+// Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own;
+// the merges' walks a thread interleaves (merge_chunk_interleaved).
 struct HostTuning {
   static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
+  static constexpr int merge_ways = 4;
 };
 
 // The co-ranks a team finds itself in single-launch (fused) tiled kernels (team_merge_path_ends):

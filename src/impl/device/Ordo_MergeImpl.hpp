@@ -9,7 +9,8 @@
 //                    launch, Ordo::merge::fused, one team per tile, co-ranking its own tile
 //                    from MergeTuning's vendor_from on, keys that the vendor merge takes
 //                    (Vendor::takes_merge; cub::DeviceMerge on CUDA) go to it instead
-//   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged sequentially
+//   host backends:   Ordo::merge::host, one merge-path chunk per thread, merged as interleaved
+//                    sequential walks
 
 #include <impl/core/Ordo_Checks.hpp>
 #include <impl/core/Ordo_SortKeys.hpp>
@@ -38,7 +39,8 @@ struct MergeHost {
   Comp comp;
 
   void operator()(std::int64_t c) const {
-    merge_chunk(a, b, out, c, chunks, comp, GatherEmit<Values>{values});
+    merge_chunk_interleaved<HostTuning::merge_ways>(a, b, out, c, chunks, comp,
+                                                    GatherEmit<Values>{values});
   }
 };
 

@@ -126,7 +126,7 @@ void host_sort(const ExecSpace& space, std::int64_t n, const Source& source, con
           const auto sa = Kokkos::subview(a, Kokkos::make_pair(a0, b0));
           const auto sb = Kokkos::subview(a, Kokkos::make_pair(b0, end));
           const auto out = Kokkos::subview(b, Kokkos::make_pair(a0, end));
-          merge_chunk(sa, sb, out, q, pieces, less, NoEmit{});
+          merge_chunk_interleaved<HostTuning::merge_ways>(sa, sb, out, q, pieces, less, NoEmit{});
         });
     std::swap(a, b);
   }

@@ -66,6 +66,51 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
 }
 
+// Chunk c of `chunks` as Ways walks interleaved (host backends): the chunk cut into Ways equal
+// pieces, each co-ranked as merge_chunk co-ranks one, their steps taken in lockstep with no branch
+// on the comparison, so that a core overlaps the pieces' loads where a single walk waits on each
+// comparison before its next load. The lockstep runs while every piece has at least `tail`
+// elements left on both inputs (so no step reads past a piece's ends); the rest of each piece
+// runs through serial_merge.
+template <int Ways, class AView, class BView, class OutView, class Comp, class Emit>
+inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutView& out,
+                                    std::int64_t c, std::int64_t chunks, const Comp& comp,
+                                    const Emit& emit) {
+  constexpr std::int64_t tail = 16;
+  const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
+  std::int64_t i[Ways], i_end[Ways], j[Ways], j_end[Ways], k[Ways];
+  for (int w = 0; w < Ways; ++w) {
+    const std::int64_t d0 = chunk_begin(total, chunks * Ways, c * Ways + w);
+    const std::int64_t d1 = chunk_begin(total, chunks * Ways, c * Ways + w + 1);
+    i[w] = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
+    i_end[w] = piece_end(merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp), i[w], d1 - d0);
+    j[w] = d0 - i[w];
+    j_end[w] = d1 - i_end[w];
+    k[w] = d0;
+  }
+  for (;;) {
+    std::int64_t steps = i_end[0] - i[0];
+    for (int w = 0; w < Ways; ++w) {
+      steps = Kokkos::min(steps, Kokkos::min(i_end[w] - i[w], j_end[w] - j[w]));
+    }
+    if (steps < tail) break;
+    for (std::int64_t s = 0; s < steps; ++s) {
+      for (int w = 0; w < Ways; ++w) {
+        const auto x = a(i[w]);
+        const auto y = b(j[w]);
+        const bool take_b = comp(y, x);
+        emit(k[w], !take_b, take_b ? j[w] : i[w]);
+        out(k[w]++) = take_b ? y : x;
+        i[w] += !take_b;
+        j[w] += take_b;
+      }
+    }
+  }
+  for (int w = 0; w < Ways; ++w) {
+    serial_merge(a, i[w], i_end[w], b, j[w], j_end[w], out, k[w], comp, emit);
+  }
+}
+
 // Register-blocked serial merge: from tile positions ai (in A = tile[0, a_end)) and bi (in
 // B = tile[a_end, b_end)) take `count` <= VT outputs into keys[], and where each came from
 // (its tile position) into src[]. A ends at or before B's start; reads stay inside tile[0, b_end],
