@@ -52,18 +52,31 @@ struct NoEmit {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, bool, std::int64_t) const {}
 };
 
-// Chunk c of `chunks` equal pieces of the merged output: co-rank both ends, merge sequentially.
-// Host backends run one chunk per thread; merge_team runs one per team thread.
-template <class AView, class BView, class OutView, class Comp, class Emit>
-KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const OutView& out,
-                                        std::int64_t c, std::int64_t chunks, const Comp& comp,
-                                        const Emit& emit) {
+// Where chunk c of `chunks` equal pieces of the merged output lies: outputs [d0, d1), A's
+// [i0, i1) (i1 held against i0: inputs that are not sorted) and B's [d0 - i0, d1 - i1).
+struct MergeChunk {
+  std::int64_t d0, d1, i0, i1;
+};
+
+template <class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION MergeChunk merge_chunk_ranks(const AView& a, const BView& b, std::int64_t c,
+                                                    std::int64_t chunks, const Comp& comp) {
   const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
   const std::int64_t d0 = chunk_begin(total, chunks, c), d1 = chunk_begin(total, chunks, c + 1);
   const std::int64_t i0 = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
   const std::int64_t i1 =
       piece_end(merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp), i0, d1 - d0);
-  serial_merge(a, i0, i1, b, d0 - i0, d1 - i1, out, d0, comp, emit);
+  return {d0, d1, i0, i1};
+}
+
+// Chunk c of `chunks` equal pieces of the merged output: co-rank both ends, merge sequentially.
+// merge_team runs one per team thread; host backends interleave several (below).
+template <class AView, class BView, class OutView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const OutView& out,
+                                        std::int64_t c, std::int64_t chunks, const Comp& comp,
+                                        const Emit& emit) {
+  const MergeChunk r = merge_chunk_ranks(a, b, c, chunks, comp);
+  serial_merge(a, r.i0, r.i1, b, r.d0 - r.i0, r.d1 - r.i1, out, r.d0, comp, emit);
 }
 
 // Chunk c of `chunks` as Ways walks interleaved (host backends): the chunk cut into Ways equal
@@ -77,16 +90,14 @@ inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutVie
                                     std::int64_t c, std::int64_t chunks, const Comp& comp,
                                     const Emit& emit) {
   constexpr std::int64_t tail = 16;
-  const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
   std::int64_t i[Ways], i_end[Ways], j[Ways], j_end[Ways], k[Ways];
   for (int w = 0; w < Ways; ++w) {
-    const std::int64_t d0 = chunk_begin(total, chunks * Ways, c * Ways + w);
-    const std::int64_t d1 = chunk_begin(total, chunks * Ways, c * Ways + w + 1);
-    i[w] = merge_path<std::int64_t>(a, 0, m, b, 0, n, d0, comp);
-    i_end[w] = piece_end(merge_path<std::int64_t>(a, 0, m, b, 0, n, d1, comp), i[w], d1 - d0);
-    j[w] = d0 - i[w];
-    j_end[w] = d1 - i_end[w];
-    k[w] = d0;
+    const MergeChunk r = merge_chunk_ranks(a, b, c * Ways + w, chunks * Ways, comp);
+    i[w] = r.i0;
+    i_end[w] = r.i1;
+    j[w] = r.d0 - r.i0;
+    j_end[w] = r.d1 - r.i1;
+    k[w] = r.d0;
   }
   for (;;) {
     std::int64_t steps = i_end[0] - i[0];
