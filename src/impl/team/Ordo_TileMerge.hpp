@@ -50,6 +50,7 @@ KOKKOS_INLINE_FUNCTION void serial_merge(const AView& a, std::int64_t a_begin, s
 
 struct NoEmit {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, bool, std::int64_t) const {}
+  void select(std::int64_t, std::int64_t, std::int64_t, bool) const {}
 };
 
 // Where chunk c of `chunks` equal pieces of the merged output lies: outputs [d0, d1), A's
@@ -81,10 +82,10 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
 
 // Chunk c of `chunks` as Ways walks interleaved (host backends): the chunk cut into Ways equal
 // pieces, each co-ranked as merge_chunk co-ranks one, their steps taken in lockstep with no branch
-// on the comparison, so that a core overlaps the pieces' loads where a single walk waits on each
-// comparison before its next load. The lockstep runs while every piece has at least `tail`
-// elements left on both inputs (so no step reads past a piece's ends); the rest of each piece
-// runs through serial_merge.
+// on the comparison (the values too: emit.select reads both candidates and stores one), so that a
+// core overlaps the pieces' loads where a single walk waits on each comparison before its next
+// load. The lockstep runs while every piece has at least `tail` elements left on both inputs (so
+// no step reads past a piece's ends); the rest of each piece runs through serial_merge.
 template <int Ways, class AView, class BView, class OutView, class Comp, class Emit>
 inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutView& out,
                                     std::int64_t c, std::int64_t chunks, const Comp& comp,
@@ -110,7 +111,7 @@ inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutVie
         const auto x = a(i[w]);
         const auto y = b(j[w]);
         const bool take_b = comp(y, x);
-        emit(k[w], !take_b, take_b ? j[w] : i[w]);
+        emit.select(k[w], i[w], j[w], take_b);
         out(k[w]++) = take_b ? y : x;
         i[w] += !take_b;
         j[w] += take_b;
@@ -230,6 +231,11 @@ struct MergeValues {
   KOKKOS_INLINE_FUNCTION void gather(std::int64_t k, bool from_a, std::int64_t i) const {
     out(k) = from_a ? a(i) : b(i);
   }
+  // The same without a branch on where it comes from: both candidates a(i) and b(j) are read.
+  void select(std::int64_t k, std::int64_t i, std::int64_t j, bool take_b) const {
+    const value_type x = a(i), y = b(j);
+    out(k) = take_b ? y : x;
+  }
 };
 
 // The value type of no values (a stand-in).
@@ -241,6 +247,7 @@ struct ValuesOf {
 struct NoValues {
   static constexpr bool enabled = false;
   KOKKOS_INLINE_FUNCTION void gather(std::int64_t, bool, std::int64_t) const {}
+  void select(std::int64_t, std::int64_t, std::int64_t, bool) const {}
 };
 
 // Whether pipelined merge tiles stage the values of their A and B ranges in scratch with the keys
@@ -256,6 +263,9 @@ struct GatherEmit {
   Values values;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, bool from_a, std::int64_t i) const {
     values.gather(k, from_a, i);
+  }
+  void select(std::int64_t k, std::int64_t i, std::int64_t j, bool take_b) const {
+    values.select(k, i, j, take_b);
   }
 };
 
