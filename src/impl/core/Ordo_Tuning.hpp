@@ -24,7 +24,7 @@ struct ScratchTuning {
 };
 
 // Host backends (merge, sorted search): the smallest merge-path chunk worth a thread of its own;
-// the merges' walks a thread interleaves (merge_chunk_interleaved).
+// the walks a thread interleaves (merge_chunk_interleaved, search_chunk_interleaved).
 struct HostTuning {
   static constexpr std::int64_t merge_path_grain = std::int64_t(1) << 14;
   static constexpr int merge_ways = 4;

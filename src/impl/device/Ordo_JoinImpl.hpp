@@ -58,6 +58,7 @@ struct JoinCountSink {
   Work lower, count, s_lower;
   Comp comp;
   static constexpr bool want_x = true, want_y = KeepS, match = true, count_matches = false;
+  static constexpr bool plain_stores = false;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool matched) const {
     lower(i) = bound;

@@ -34,6 +34,7 @@ struct ItemSink {
   Scan scan;
   Store store;
   static constexpr bool want_x = false, want_y = true, match = false, count_matches = false;
+  static constexpr bool plain_stores = true;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
   KOKKOS_INLINE_FUNCTION void y(std::int64_t k, std::int64_t upper, bool) const {

@@ -6,7 +6,8 @@
 //   device backends: Ordo::<algo>::partition (the merge-path partitioner of merge) then
 //                    Ordo::<algo>::tiles (pipelined tiles, as merge's); small inputs: one
 //                    launch, Ordo::<algo>::fused, whose teams co-rank their own tiles
-//   host backends:   Ordo::<algo>::host, one merge-path chunk of the walk per thread
+//   host backends:   Ordo::<algo>::host, one merge-path chunk of the walk per thread, walked as
+//                    interleaved pieces where the sink's results are plain stores
 // The binary search of unsorted needles is in Ordo_BinarySearchImpl.hpp; the bounds alone
 // (sorted_search with an index View) take it on device backends where a and b together hold at
 // most SearchTuning::binary_max_total elements (one launch of independent searches, where the
@@ -14,7 +15,9 @@
 //
 // What a walk produces goes to a sink (see Ordo_TileSearch.hpp for the walk): the sink says at
 // compile time which results it wants (want_x, want_y), whether it needs match flags (match) and
-// match counts (count_matches), and stores each result where its caller asked.
+// match counts (count_matches), whether its results are plain stores that a later result of the
+// same element may overwrite (plain_stores: host backends then interleave the walks,
+// search_chunk_interleaved), and stores each result where its caller asked.
 
 #include <Ordo_SearchTypes.hpp>
 #include <impl/core/Ordo_Checks.hpp>
@@ -39,6 +42,7 @@ template <bool OnX, class IndexView>
 struct IndexSink {
   IndexView index;
   static constexpr bool want_x = OnX, want_y = !OnX, match = false, count_matches = false;
+  static constexpr bool plain_stores = true;
   using value_type = typename IndexView::non_const_value_type;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool) const {
@@ -61,6 +65,7 @@ struct CompleteSink {
   Counts counts;
   int x_slot;
   static constexpr bool want_x = true, want_y = true, match = true, count_matches = true;
+  static constexpr bool plain_stores = false;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t i, std::int64_t bound, bool m) const {
     if (x_index.extent(0)) x_index(i) = typename XIndex::non_const_value_type(bound);
@@ -84,6 +89,7 @@ template <class CountView>
 struct EqualityCountSink {
   CountView counts;
   static constexpr bool want_x = false, want_y = true, match = false, count_matches = false;
+  static constexpr bool plain_stores = false;  // counts(j) is read back
   using value_type = typename CountView::non_const_value_type;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
@@ -124,6 +130,8 @@ struct SearchHost {
       std::int64_t xm = 0, ym = 0;
       search_chunk(x, y, c, chunks, comp, CountingSink<Sink>{sink, &xm, &ym});
       sink.add_counts(xm, ym);
+    } else if constexpr (Sink::plain_stores) {
+      search_chunk_interleaved<HostTuning::merge_ways>(x, y, c, chunks, comp, sink);
     } else {
       search_chunk(x, y, c, chunks, comp, sink);
     }

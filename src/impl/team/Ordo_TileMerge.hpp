@@ -80,32 +80,51 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   serial_merge(a, r.i0, r.i1, b, r.d0 - r.i0, r.d1 - r.i1, out, r.d0, comp, emit);
 }
 
-// Chunk c of `chunks` as Ways walks interleaved (host backends): the chunk cut into Ways equal
-// pieces, each co-ranked as merge_chunk co-ranks one, their steps taken in lockstep with no branch
-// on the comparison (the values too: emit.select reads both candidates and stores one), so that a
-// core overlaps the pieces' loads where a single walk waits on each comparison before its next
-// load. The lockstep runs while every piece has at least `tail` elements left on both inputs (so
-// no step reads past a piece's ends); the rest of each piece runs through serial_merge.
-template <int Ways, class AView, class BView, class OutView, class Comp, class Emit>
-inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutView& out,
-                                    std::int64_t c, std::int64_t chunks, const Comp& comp,
-                                    const Emit& emit) {
-  constexpr std::int64_t tail = 16;
-  std::int64_t i[Ways], i_end[Ways], j[Ways], j_end[Ways], k[Ways];
-  for (int w = 0; w < Ways; ++w) {
-    const MergeChunk r = merge_chunk_ranks(a, b, c * Ways + w, chunks * Ways, comp);
-    i[w] = r.i0;
-    i_end[w] = r.i1;
-    j[w] = r.d0 - r.i0;
-    j_end[w] = r.d1 - r.i1;
-    k[w] = r.d0;
+// The pieces of the host's interleaved walks (merge_chunk_interleaved, search_chunk_interleaved):
+// chunk c of `chunks` cut into Ways equal pieces, each co-ranked as merge_chunk co-ranks one;
+// piece w stands at (i[w], j[w]) of A's [.., i_end[w]) and B's [.., j_end[w]). The walks take
+// their pieces' steps in lockstep, `lockstep()` steps at a time: as many as every piece has
+// elements left on both inputs (so no step reads past a piece's ends), 0 once that is below
+// `tail`; the rest of each piece then walks one step at a time.
+template <int Ways>
+struct InterleavedPieces {
+  static constexpr std::int64_t tail = 16;
+  std::int64_t i[Ways], i_end[Ways], j[Ways], j_end[Ways];
+
+  template <class AView, class BView, class Comp>
+  InterleavedPieces(const AView& a, const BView& b, std::int64_t c, std::int64_t chunks,
+                    const Comp& comp) {
+    for (int w = 0; w < Ways; ++w) {
+      const MergeChunk r = merge_chunk_ranks(a, b, c * Ways + w, chunks * Ways, comp);
+      i[w] = r.i0;
+      i_end[w] = r.i1;
+      j[w] = r.d0 - r.i0;
+      j_end[w] = r.d1 - r.i1;
+    }
   }
-  for (;;) {
+
+  std::int64_t lockstep() const {
     std::int64_t steps = i_end[0] - i[0];
     for (int w = 0; w < Ways; ++w) {
       steps = Kokkos::min(steps, Kokkos::min(i_end[w] - i[w], j_end[w] - j[w]));
     }
-    if (steps < tail) break;
+    return steps < tail ? 0 : steps;
+  }
+};
+
+// Chunk c of `chunks` as Ways walks interleaved (host backends, InterleavedPieces): the pieces'
+// steps in lockstep with no branch on the comparison (the values too: emit.select reads both
+// candidates and stores one), so that a core overlaps the pieces' loads where a single walk waits
+// on each comparison before its next load; the rest of each piece runs through serial_merge.
+template <int Ways, class AView, class BView, class OutView, class Comp, class Emit>
+inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutView& out,
+                                    std::int64_t c, std::int64_t chunks, const Comp& comp,
+                                    const Emit& emit) {
+  InterleavedPieces<Ways> p(a, b, c, chunks, comp);
+  auto &i = p.i, &j = p.j;
+  std::int64_t k[Ways];
+  for (int w = 0; w < Ways; ++w) k[w] = i[w] + j[w];
+  while (const std::int64_t steps = p.lockstep()) {
     for (std::int64_t s = 0; s < steps; ++s) {
       for (int w = 0; w < Ways; ++w) {
         const auto x = a(i[w]);
@@ -119,7 +138,7 @@ inline void merge_chunk_interleaved(const AView& a, const BView& b, const OutVie
     }
   }
   for (int w = 0; w < Ways; ++w) {
-    serial_merge(a, i[w], i_end[w], b, j[w], j_end[w], out, k[w], comp, emit);
+    serial_merge(a, i[w], p.i_end[w], b, j[w], p.j_end[w], out, k[w], comp, emit);
   }
 }
 

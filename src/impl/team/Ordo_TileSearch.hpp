@@ -107,6 +107,38 @@ KOKKOS_INLINE_FUNCTION void search_chunk(const XView& x, const YView& y, std::in
   serial_search(x, y, i0, d0 - i0, d1 - d0, comp, sink);
 }
 
+// Chunk c of `chunks` as Ways walks interleaved (host backends, InterleavedPieces), for sinks that
+// want one side's results without match flags and store them plainly (Sink::plain_stores): the
+// pieces' steps in lockstep with no branch on the comparison. Each step stores the wanted side's
+// result for its current element whichever side the step takes: a Y step leaves an X element's
+// slot holding a value its own X step overwrites later (in the lockstep or in the rest of its
+// piece, which walks one step at a time).
+template <int Ways, class Sink, class XView, class YView, class Comp>
+inline void search_chunk_interleaved(const XView& x, const YView& y, std::int64_t c,
+                                     std::int64_t chunks, const Comp& comp, const Sink& sink) {
+  static_assert(Sink::plain_stores && Sink::want_x != Sink::want_y && !Sink::match,
+                "the interleaved walk stores one side's bounds, no match flags");
+  InterleavedPieces<Ways> p(x, y, c, chunks, comp);
+  auto &xi = p.i, &yi = p.j;
+  while (const std::int64_t steps = p.lockstep()) {
+    for (std::int64_t s = 0; s < steps; ++s) {
+      for (int w = 0; w < Ways; ++w) {
+        const bool take_x = !comp(y(yi[w]), x(xi[w]));
+        if constexpr (Sink::want_x) {
+          sink.x(xi[w], yi[w], false);
+        } else {
+          sink.y(yi[w], xi[w], false);
+        }
+        xi[w] += take_x;
+        yi[w] += !take_x;
+      }
+    }
+  }
+  for (int w = 0; w < Ways; ++w) {
+    serial_search(x, y, xi[w], yi[w], (p.i_end[w] - xi[w]) + (p.j_end[w] - yi[w]), comp, sink);
+  }
+}
+
 // Results of a tile's walk, packed in an int: the tile-local index, and the match in bit 30.
 inline constexpr int search_match_bit = 1 << 30;
 
