@@ -6,13 +6,14 @@
 // the table at the end of the file), and its specializations of the structs of core/Ordo_Tuning.hpp
 // for the build's architecture (core/Ordo_Tuning.hpp includes this file after declaring them; it
 // is not included on its own). What each value trades off is said here; its measurements are in
-// perf_tests/README.md, "Tuning values", with the results files.
+// perf_tests/README.md, "Tuning values", with the results files. HIP builds take the sm_90 rows
+// too (core/hip/Ordo_Hip_Tuning.hpp), so the rows are declared for both GPU backends.
 
 #if !defined(ORDO_IMPL_TUNING_HPP)
 #error "impl/core/cuda/Ordo_Cuda_Tuning.hpp is included by impl/core/Ordo_Tuning.hpp only"
 #endif
 
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 
 namespace Ordo::Impl {
 
@@ -276,6 +277,7 @@ struct CudaBinarySearchTuning<90, KeyBytes> : BinarySearchTuning<void, KeyBytes>
 // (5 teams of 38 KiB: 4 fit on sm_80, and the launch bound then only caps registers). A measured
 // row specializes Cuda<Name>Tuning<80 or 100, ...> over its base row, as the sm_90 rows do, and
 // overrides only what it measured.
+#if defined(KOKKOS_ENABLE_CUDA)
 inline constexpr int cuda_tuning_arch =
 #if defined(KOKKOS_ARCH_BLACKWELL)
     100;
@@ -345,6 +347,7 @@ struct RunsTuning<Kokkos::Cuda> : CudaRunsTuning<cuda_tuning_arch> {};
 template <std::size_t KeyBytes>
 struct BinarySearchTuning<Kokkos::Cuda, KeyBytes>
     : CudaBinarySearchTuning<cuda_tuning_arch, KeyBytes> {};
+#endif
 
 }  // namespace Ordo::Impl
 
