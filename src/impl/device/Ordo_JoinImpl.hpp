@@ -139,6 +139,7 @@ std::array<std::int64_t, 2> join_count(const std::string& algo, const ExecSpace&
 // kept, shifted past those that order before P(i).
 template <bool KeepS, class Work, class POut, class SOut>
 struct JoinPairStore {
+  static constexpr bool writes_at_k = !KeepS;  // KeepS: at k plus the unmatched S before it
   Work lower, count, s_scan;
   POut p_out;
   SOut s_out;

@@ -29,12 +29,14 @@
 namespace Ordo::Impl {
 
 // The walk's Y results: position k's upper bound in the scan gives its item; store(k, item, rank).
+// Its results are plain stores where the store's are: a store that writes only at k (whatever
+// item it is told) may be told a wrong item first and the right one later.
 template <class Scan, class Store>
 struct ItemSink {
   Scan scan;
   Store store;
   static constexpr bool want_x = false, want_y = true, match = false, count_matches = false;
-  static constexpr bool plain_stores = true;
+  static constexpr bool plain_stores = Store::writes_at_k;
 
   KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
   KOKKOS_INLINE_FUNCTION void y(std::int64_t k, std::int64_t upper, bool) const {
@@ -48,6 +50,7 @@ struct ItemSink {
 
 template <class ItemView, class RankView>
 struct ItemStore {
+  static constexpr bool writes_at_k = true;
   ItemView out_item;
   RankView out_rank;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t item,
@@ -60,6 +63,7 @@ struct ItemStore {
 // interval_expand: out(k) = values(item).
 template <class Values, class Out>
 struct ExpandStore {
+  static constexpr bool writes_at_k = true;
   Values values;
   Out out;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t item, std::int64_t) const {
@@ -71,6 +75,7 @@ struct ExpandStore {
 // error under ORDO_ENABLE_DEBUG_CHECKS) reads the nearest element of values instead.
 template <class Starts, class Values, class Out>
 struct GatherStore {
+  static constexpr bool writes_at_k = true;
   Starts starts;
   Values values;
   Out out;
