@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf copy_if and ordo-perf retrieve_all: compaction and hash-map export against
-// cub::DeviceSelect::If (CUDA builds), Kokkos::Experimental::copy_if, std::copy_if (host), the
-// parallel_scan export users write today, and a device copy of the bytes moved.
+// cub::DeviceSelect::If (CUDA builds), Kokkos::Experimental::copy_if, std::copy_if and
+// std::copy_if(par) (host), the parallel_scan export users write today, and a device copy of the
+// bytes moved.
 //
 // copy_if       n keys in random order, keeping a fraction of them (--fraction, default 0.5), to
 //               an output of n: Ordo::copy_if with the count to a device View (the row the
@@ -14,6 +15,7 @@
 #include "Ordo_PerfCopyIf.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfHostBaselines.hpp"
 #include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
@@ -128,6 +130,10 @@ void run_copy_if_point(const Options& o, Report& report, int log2n) {
     std::vector<T> sout(n);
     row("std::copy_if",
         time_host(o.warmup, o.reps, [&] { std::copy_if(h.begin(), h.end(), sout.begin(), pred); }));
+  }
+  {
+    std::vector<T> pout(n);
+    host_parallel_copy_if(o, h, pout, pred, row);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (wanted(o, "cub::DeviceSelect::If")) {

@@ -77,6 +77,79 @@ void host_parallel_merges(const Options& o, std::vector<T> a, std::vector<T> b, 
   (void)less;
 }
 
+// The parallel copy_if of `in` into out (libstdc++'s parallel mode has none: std:: only).
+template <class T, class Pred, class Baseline>
+void host_parallel_copy_if(const Options& o, const std::vector<T>& in, std::vector<T>& out,
+                           const Pred& pred, const Baseline& baseline) {
+  if (!on_host) return;
+#if defined(ORDO_PERF_PAR)
+  if (wanted(o, "std::copy_if(par)")) {
+    baseline("std::copy_if(par)", time_host(o.warmup, o.reps, [&] {
+               std::copy_if(std::execution::par, in.begin(), in.end(), out.begin(), pred);
+             }));
+  }
+#endif
+  (void)o;
+  (void)in;
+  (void)out;
+  (void)pred;
+  (void)baseline;
+}
+
+// The parallel unique_copy of `in` into out.
+template <class T, class Baseline>
+void host_parallel_unique(const Options& o, std::vector<T> in, std::vector<T>& out,
+                          const Baseline& baseline) {
+  if (!on_host) return;
+  auto timed = [&](const char* name, auto&& call) {
+    if (wanted(o, name)) baseline(name, time_host(o.warmup, o.reps, call));
+  };
+#if defined(ORDO_PERF_GNU_PARALLEL)
+  timed("__gnu_parallel::unique_copy",
+        [&] { __gnu_parallel::unique_copy(in.begin(), in.end(), out.begin()); });
+#endif
+#if defined(ORDO_PERF_PAR)
+  timed("std::unique_copy(par)",
+        [&] { std::unique_copy(std::execution::par, in.begin(), in.end(), out.begin()); });
+#endif
+  (void)timed;
+  (void)in;
+  (void)out;
+}
+
+// The parallel set operations std::set_<op> (op: intersection, union, difference or
+// symmetric_difference) of a and b into out (sized for the output).
+template <class T, class Baseline>
+void host_parallel_set_ops(const Options& o, const std::string& op, std::vector<T> a,
+                           std::vector<T> b, std::vector<T>& out, const Baseline& baseline) {
+  if (!on_host) return;
+  // call(a0, a1, b0, b1, r): one library's std::set_<op>.
+  auto timed = [&](const std::string& name, auto&& call) {
+    if (wanted(o, name)) {
+      baseline(name, time_host(o.warmup, o.reps,
+                               [&] { call(a.begin(), a.end(), b.begin(), b.end(), out.begin()); }));
+    }
+  };
+#if defined(ORDO_PERF_GNU_PARALLEL)
+  timed("__gnu_parallel::set_" + op, [&](auto a0, auto a1, auto b0, auto b1, auto r) {
+    if (op == "intersection") __gnu_parallel::set_intersection(a0, a1, b0, b1, r);
+    if (op == "union") __gnu_parallel::set_union(a0, a1, b0, b1, r);
+    if (op == "difference") __gnu_parallel::set_difference(a0, a1, b0, b1, r);
+    if (op == "symmetric_difference") __gnu_parallel::set_symmetric_difference(a0, a1, b0, b1, r);
+  });
+#endif
+#if defined(ORDO_PERF_PAR)
+  timed("std::set_" + op + "(par)", [&](auto a0, auto a1, auto b0, auto b1, auto r) {
+    const auto& par = std::execution::par;
+    if (op == "intersection") std::set_intersection(par, a0, a1, b0, b1, r);
+    if (op == "union") std::set_union(par, a0, a1, b0, b1, r);
+    if (op == "difference") std::set_difference(par, a0, a1, b0, b1, r);
+    if (op == "symmetric_difference") std::set_symmetric_difference(par, a0, a1, b0, b1, r);
+  });
+#endif
+  (void)timed;
+}
+
 }  // namespace OrdoPerf
 
 #endif

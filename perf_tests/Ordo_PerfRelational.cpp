@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf set_ops, join and load_balancing_search: the relational primitives against
-// thrust::set_* (CUDA builds), std::set_* (host builds), a hash join built from
-// Kokkos::UnorderedMap (what a Kokkos user writes today), and a device copy of the bytes moved.
+// thrust::set_* (CUDA builds), std::set_* and their parallel forms (host builds), a hash join
+// built from Kokkos::UnorderedMap (what a Kokkos user writes today), and a device copy of the
+// bytes moved.
 //
 // Inputs: 2^log2n u32 keys a side, sorted (--dist):
 //   match:P   a's keys distinct and even; P% of b's keys taken from a, the others odd (no match)
@@ -17,6 +18,7 @@
 #include "Ordo_PerfRelational.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfHostBaselines.hpp"
 #include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
@@ -129,6 +131,10 @@ void run_set_op_point(const Options& o, Report& report, const std::string& op,
     out_h.reserve(expected.size());
     baseline("std::set_" + op,
              time_host(o.warmup, o.reps, [&] { set_op_oracle(op, ha, hb, out_h); }));
+  }
+  {
+    std::vector<Key> out_h(expected.size());
+    host_parallel_set_ops(o, op, ha, hb, out_h, baseline);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (wanted(o, "thrust::set_*")) {

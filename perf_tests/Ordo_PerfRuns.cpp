@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ordo-perf unique, run_length_encode and reduce_by_key: the runs of sorted keys
 // against CUB (cub::DeviceSelect::Unique, cub::DeviceRunLengthEncode::Encode,
-// cub::DeviceReduce::ReduceByKey: CUDA builds), std::unique and sequential loops (host), and a
-// device copy of the bytes moved.
+// cub::DeviceReduce::ReduceByKey: CUDA builds), std::unique, its parallel forms and sequential
+// loops (host), and a device copy of the bytes moved.
 //
 // unique, run_length_encode, reduce_by_key  n sorted u32 keys in runs of random lengths, mean L
 //                   (--dist runs:L, default runs:4; runs:1 is all distinct); reduce_by_key sums
@@ -12,6 +12,7 @@
 #include "Ordo_PerfRuns.hpp"
 
 #include "Ordo_PerfHarness.hpp"
+#include "Ordo_PerfHostBaselines.hpp"
 #include "Ordo_PerfInputs.hpp"
 
 #include <Ordo.hpp>
@@ -176,6 +177,10 @@ void run_runs_point(const Options& o, Report& report, const std::string& primiti
       row("std::unique",
           time_host(o.warmup, o.reps, [&] { std::unique_copy(h.begin(), h.end(), copy.begin()); }));
     }
+  }
+  if (!rbk && !rle) {
+    std::vector<std::uint32_t> copy(n);
+    host_parallel_unique(o, h, copy, row);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   Kokkos::View<int*, MemorySpace> runs("cub_runs", 1);

@@ -15,10 +15,10 @@
 //                                              its output offset by the decoupled look-back (on
 //                                              CUDA walked by warp 0) and stores the tile's
 //                                              outputs coalesced
-//   host backends:   Ordo::<algo>::host       one balanced-path piece per thread: the first
-//                                              stores its outputs in place, the others stage
-//                                              theirs in workspace (keys, or with values their
-//                                              sources), then
+//   host backends:   Ordo::<algo>::host       a balanced-path chunk per thread, walked as
+//                                              interleaved pieces (set_chunk_interleaved) that
+//                                              stage their outputs in workspace (keys, or with
+//                                              values their sources), then
 //                    Ordo::<algo>::store      the staged outputs stored at their offsets, every
 //                                              thread a share of each piece
 // Outputs past the emitter's capacity are dropped; the total goes to count(0).
@@ -92,11 +92,11 @@ struct SetPartition {
   }
 };
 
-// Host backends: where piece c's outputs are staged. A piece holds its diagonal range plus at
-// most one element of a cut, so piece c's outputs fit from its first diagonal plus c on.
+// Host backends: where piece q's outputs are staged. A piece holds its diagonal range plus at
+// most one element of a cut, so piece q's outputs fit from its first diagonal plus q on.
 KOKKOS_INLINE_FUNCTION std::int64_t staged_begin(std::int64_t total, std::int64_t pieces,
-                                                 std::int64_t c) {
-  return chunk_begin(total, pieces, c) + c;
+                                                 std::int64_t q) {
+  return chunk_begin(total, pieces, q) + q;
 }
 
 // Whether the host path stages the outputs' keys (only keys are stored, and a key fits a
@@ -105,64 +105,73 @@ template <class Emit, class Key>
 inline constexpr bool stages_keys = std::is_trivially_copyable_v<Key> &&
                                     sizeof(Key) <= sizeof(std::int64_t) && Emit::keys_only;
 
-// Piece c's outputs: piece 0's stored in place (they start at 0), the others' staged from
-// staged_begin; sizes(c) their count.
-template <SetOp Op, class AView, class BView, class Emit, class Staged, class Sizes, class Comp>
-struct SetHostPieces {
+// Stages an output at slot k: its key, or its source.
+template <bool Keys, class AView, class BView, class Staged>
+struct SetStage {
   AView a;
   BView b;
-  Emit emit;
   Staged staged;
-  Sizes sizes;
-  std::int64_t pieces;
-  Comp comp;
 
-  void operator()(std::int64_t c) const {
-    std::int64_t k = 0;
-    if (c == 0) {
-      const std::int64_t capacity = emit.capacity();
-      set_piece<Op>(a, b, c, pieces, comp, [&](bool from_a, std::int64_t i) {
-        if (k < capacity) emit.store(k, from_a ? a(i) : b(i), from_a, i);
-        ++k;
-      });
-      sizes(c) = k;
-      return;
+  // The interleaved walk's candidate: A's head (index i, key x) where take_a, else B's (j, y).
+  template <class Key>
+  void select(std::int64_t k, bool take_a, std::int64_t i, std::int64_t j, const Key& x,
+              const Key& y) const {
+    if constexpr (Keys) {
+      staged(k) = take_a ? x : y;
+    } else {
+      staged(k) = take_a ? i : -1 - j;
     }
-    const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
-    const std::int64_t first = staged_begin(total, pieces, c);
-    k = first;
-    set_piece<Op>(a, b, c, pieces, comp, [&](bool from_a, std::int64_t i) {
-      if constexpr (stages_keys<Emit, typename AView::non_const_value_type>) {
-        staged(k++) = from_a ? a(i) : b(i);
-      } else {
-        staged(k++) = from_a ? i : -1 - i;
-      }
-    });
-    sizes(c) = k - first;
+  }
+  void operator()(std::int64_t k, bool from_a, std::int64_t i) const {
+    if constexpr (Keys) {
+      staged(k) = from_a ? a(i) : b(i);
+    } else {
+      staged(k) = from_a ? i : -1 - i;
+    }
   }
 };
 
-// Share j of `pieces` of piece c's staged outputs (c > 0) stored at its offset: work item
-// (c - 1) * pieces + j.
-template <class AView, class BView, class Emit, class Staged, class Sizes>
+// Chunk c of `chunks`: its Ways pieces (c * Ways + w of pieces = chunks * Ways) staged from
+// staged_begin, sizes(q) piece q's output count.
+template <SetOp Op, int Ways, class AView, class BView, class Stage, class Sizes, class Comp>
+struct SetHostChunks {
+  AView a;
+  BView b;
+  Stage stage;
+  Sizes sizes;
+  std::int64_t chunks;
+  Comp comp;
+
+  void operator()(std::int64_t c) const {
+    const std::int64_t total = std::int64_t(a.extent(0)) + std::int64_t(b.extent(0));
+    std::int64_t k[Ways], first[Ways];
+    for (int w = 0; w < Ways; ++w)
+      first[w] = k[w] = staged_begin(total, chunks * Ways, c * Ways + w);
+    set_chunk_interleaved<Op, Ways>(a, b, c, chunks, comp, k, stage);
+    for (int w = 0; w < Ways; ++w) sizes(c * Ways + w) = k[w] - first[w];
+  }
+};
+
+// Share j of `shares` of piece q's staged outputs stored at its offset: work item q * shares + j.
+template <bool Keys, class AView, class BView, class Emit, class Staged, class Sizes>
 struct SetHostStore {
   AView a;
   BView b;
   Emit emit;
   Staged staged;
-  Sizes sizes;  // sizes(c): piece c's output offset (scanned)
-  std::int64_t pieces, total_elements;
+  Sizes sizes;  // sizes(q): piece q's output offset (scanned)
+  std::int64_t pieces, shares, total_elements;
 
   void operator()(std::int64_t w) const {
-    const std::int64_t c = 1 + w / pieces, j = w % pieces;
-    const std::int64_t offset = sizes(c), size = sizes(c + 1) - offset;
+    const std::int64_t q = w / shares, j = w % shares;
+    const std::int64_t offset = sizes(q), size = sizes(q + 1) - offset;
     const std::int64_t capacity = emit.capacity();
-    const std::int64_t lo = offset + chunk_begin(size, pieces, j);
-    const std::int64_t hi = offset + chunk_begin(size, pieces, j + 1);
-    const std::int64_t from = staged_begin(total_elements, pieces, c) - offset;
+    const std::int64_t lo = offset + chunk_begin(size, shares, j);
+    const std::int64_t hi = offset + chunk_begin(size, shares, j + 1);
+    const std::int64_t from = staged_begin(total_elements, pieces, q) - offset;
     for (std::int64_t k = lo; k < hi && k < capacity; ++k) {
       const auto s = staged(from + k);
-      if constexpr (stages_keys<Emit, typename AView::non_const_value_type>) {
+      if constexpr (Keys) {
         emit.store(k, s, true, 0);
       } else if (s >= 0) {
         emit.store(k, a(s), true, s);
@@ -190,26 +199,29 @@ void set_op_dispatch(const std::string& algo, const ExecSpace& space, const AVie
   }
   if constexpr (is_host_space_v<ExecSpace>) {
     if (path == SetPath::automatic) {
-      const std::int64_t pieces = host_chunk_count(space, total);
+      constexpr int ways = HostTuning::merge_ways;
+      const std::int64_t chunks = host_chunk_count(space, total), pieces = chunks * ways;
       using Key = typename AView::non_const_value_type;
-      using Staged = std::conditional_t<stages_keys<Emit, Key>, Key, std::int64_t>;
+      constexpr bool keys = stages_keys<Emit, Key>;
+      using Staged = std::conditional_t<keys, Key, std::int64_t>;
       const auto staged = workspace<Staged>(space, total + pieces, WorkspaceSlot::set_staged);
       const auto sizes = workspace<std::int64_t>(space, pieces + 1, WorkspaceSlot::set_cuts);
+      using Stage = SetStage<keys, AView, BView, decltype(staged)>;
       using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-      Kokkos::parallel_for(
-          "Ordo::" + algo + "::host", Policy(space, 0, pieces),
-          SetHostPieces<Op, AView, BView, Emit, decltype(staged), decltype(sizes), Comp>{
-              a, b, emit, staged, sizes, pieces, comp});
+      Kokkos::parallel_for("Ordo::" + algo + "::host", Policy(space, 0, chunks),
+                           SetHostChunks<Op, ways, AView, BView, Stage, decltype(sizes), Comp>{
+                               a, b, Stage{a, b, staged}, sizes, chunks, comp});
       space.fence("Ordo::" + algo + ": fence");
       std::int64_t running = 0;
-      for (std::int64_t c = 0; c <= pieces; ++c) {
-        const std::int64_t size = c < pieces ? sizes(c) : 0;
-        sizes(c) = running;
+      for (std::int64_t q = 0; q <= pieces; ++q) {
+        const std::int64_t size = q < pieces ? sizes(q) : 0;
+        sizes(q) = running;
         running += size;
       }
-      Kokkos::parallel_for("Ordo::" + algo + "::store", Policy(space, 0, (pieces - 1) * pieces),
-                           SetHostStore<AView, BView, Emit, decltype(staged), decltype(sizes)>{
-                               a, b, emit, staged, sizes, pieces, total});
+      Kokkos::parallel_for(
+          "Ordo::" + algo + "::store", Policy(space, 0, pieces * chunks),
+          SetHostStore<keys, AView, BView, Emit, decltype(staged), decltype(sizes)>{
+              a, b, emit, staged, sizes, pieces, chunks, total});
       Kokkos::deep_copy(space, Kokkos::subview(count, 0), C(running));
       return;
     }
@@ -241,7 +253,7 @@ std::size_t set_operation_bound(const ExecSpace& space, std::int64_t m, std::int
   std::size_t bytes = slot_bytes<std::int64_t>(1);
   if (total == 0) return bytes;
   if constexpr (is_host_space_v<ExecSpace>) {
-    const std::int64_t pieces = host_chunk_count(space, total);
+    const std::int64_t pieces = host_chunk_count(space, total) * HostTuning::merge_ways;
     return bytes + slot_bytes<std::int64_t>(total + pieces) + slot_bytes<std::int64_t>(pieces + 1);
   } else {
     (void)space;

@@ -80,8 +80,9 @@ KOKKOS_INLINE_FUNCTION void merge_chunk(const AView& a, const BView& b, const Ou
   serial_merge(a, r.i0, r.i1, b, r.d0 - r.i0, r.d1 - r.i1, out, r.d0, comp, emit);
 }
 
-// The pieces of the host's interleaved walks (merge_chunk_interleaved, search_chunk_interleaved):
-// chunk c of `chunks` cut into Ways equal pieces, each co-ranked as merge_chunk co-ranks one;
+// The pieces of the host's interleaved walks (merge_chunk_interleaved, search_chunk_interleaved,
+// set_chunk_interleaved): chunk c of `chunks` cut into Ways equal pieces, each co-ranked as
+// merge_chunk co-ranks one (the set operations cut theirs on the balanced path and fill them in);
 // piece w stands at (i[w], j[w]) of A's [.., i_end[w]) and B's [.., j_end[w]). The walks take
 // their pieces' steps in lockstep, `lockstep()` steps at a time: as many as every piece has
 // elements left on both inputs (so no step reads past a piece's ends), 0 once that is below
@@ -91,6 +92,7 @@ struct InterleavedPieces {
   static constexpr std::int64_t tail = 16;
   std::int64_t i[Ways], i_end[Ways], j[Ways], j_end[Ways];
 
+  InterleavedPieces() = default;
   template <class AView, class BView, class Comp>
   InterleavedPieces(const AView& a, const BView& b, std::int64_t c, std::int64_t chunks,
                     const Comp& comp) {

@@ -22,6 +22,7 @@
 #include <impl/lane/Ordo_MergePath.hpp>
 #include <impl/team/Ordo_Lookback.hpp>
 #include <impl/team/Ordo_TileIO.hpp>
+#include <impl/team/Ordo_TileMerge.hpp>
 #include <impl/team/Ordo_TileRange.hpp>
 #include <impl/team/Ordo_WarpSeam.hpp>
 
@@ -103,10 +104,14 @@ KOKKOS_INLINE_FUNCTION void set_walk(const AView& a, Index ai, Index a_end, cons
 }
 
 // Piece c of `pieces` of the walk over whole Views a and b, cut on the balanced path at even
-// diagonals: emit(from_a, index) for each of its outputs.
-template <SetOp Op, class AView, class BView, class Comp, class Emit>
-KOKKOS_INLINE_FUNCTION void set_piece(const AView& a, const BView& b, std::int64_t c,
-                                      std::int64_t pieces, const Comp& comp, const Emit& emit) {
+// diagonals: A's [a0, a1) and B's [b0, b1).
+struct SetPieceRange {
+  std::int64_t a0, a1, b0, b1;
+};
+
+template <class AView, class BView, class Comp>
+KOKKOS_INLINE_FUNCTION SetPieceRange set_piece_range(const AView& a, const BView& b, std::int64_t c,
+                                                     std::int64_t pieces, const Comp& comp) {
   const std::int64_t m = a.extent(0), n = b.extent(0), total = m + n;
   auto cut = [&](std::int64_t p) {
     return balanced_path<std::int64_t>(a, 0, m, b, 0, n, chunk_begin(total, pieces, p), comp);
@@ -116,7 +121,60 @@ KOKKOS_INLINE_FUNCTION void set_piece(const AView& a, const BView& b, std::int64
   const auto first = cut(c), last = cut(c + 1);
   const std::int64_t a_end = piece_end(last.first, first.first, room);
   const std::int64_t b_end = piece_end(last.second, first.second, room - (a_end - first.first));
-  set_walk<Op>(a, first.first, a_end, b, first.second, b_end, comp, emit);
+  return {first.first, a_end, first.second, b_end};
+}
+
+// Piece c of `pieces` of the walk: emit(from_a, index) for each of its outputs.
+template <SetOp Op, class AView, class BView, class Comp, class Emit>
+KOKKOS_INLINE_FUNCTION void set_piece(const AView& a, const BView& b, std::int64_t c,
+                                      std::int64_t pieces, const Comp& comp, const Emit& emit) {
+  const SetPieceRange r = set_piece_range(a, b, c, pieces, comp);
+  set_walk<Op>(a, r.a0, r.a1, b, r.b0, r.b1, comp, emit);
+}
+
+// Chunk c of `chunks` as Ways walks interleaved (host backends): pieces c * Ways + w of
+// chunks * Ways, their steps in lockstep (InterleavedPieces) with no branch on the comparisons,
+// so that a core overlaps the pieces' loads where a single walk waits on each comparison. Every
+// step stages its candidate at k[w] (stage.select: the taken head, A's on a pair) and moves k[w]
+// on only where the step emits, so a slot a step did not emit into is overwritten by the next
+// output or lies past the piece's count (a step consumes at least one element, so a piece's
+// outputs stay inside its room); the rest of each piece walks one step at a time
+// (stage(k, from_a, index)). k[w] enters as piece w's first slot and leaves past its last output.
+template <SetOp Op, int Ways, class AView, class BView, class Comp, class Stage>
+inline void set_chunk_interleaved(const AView& a, const BView& b, std::int64_t c,
+                                  std::int64_t chunks, const Comp& comp, std::int64_t (&k)[Ways],
+                                  const Stage& stage) {
+  using Rule = SetRule<Op>;
+  InterleavedPieces<Ways> p;
+  for (int w = 0; w < Ways; ++w) {
+    const SetPieceRange r = set_piece_range(a, b, c * Ways + w, chunks * Ways, comp);
+    p.i[w] = r.a0;
+    p.i_end[w] = r.a1;
+    p.j[w] = r.b0;
+    p.j_end[w] = r.b1;
+  }
+  auto &i = p.i, &j = p.j;
+  while (const std::int64_t steps = p.lockstep()) {
+    for (std::int64_t s = 0; s < steps; ++s) {
+      for (int w = 0; w < Ways; ++w) {
+        const auto x = a(i[w]);
+        const auto y = b(j[w]);
+        // As set_walk's branches: a comparator that holds both ways takes A alone, so that
+        // every step consumes an element.
+        const bool a_first = comp(x, y), b_first = comp(y, x) & !a_first;
+        const bool emits = (Rule::a_alone & a_first) | (Rule::b_alone & b_first) |
+                           (Rule::pair & !a_first & !b_first);
+        stage.select(k[w], !b_first, i[w], j[w], x, y);
+        k[w] += emits;
+        i[w] += !b_first;
+        j[w] += !a_first;
+      }
+    }
+  }
+  for (int w = 0; w < Ways; ++w) {
+    set_walk<Op>(a, i[w], p.i_end[w], b, j[w], p.j_end[w], comp,
+                 [&](bool from_a, std::int64_t index) { stage(k[w]++, from_a, index); });
+  }
 }
 
 // Team-level intersection (set_intersection_team): each thread walks one piece twice, to count
