@@ -243,17 +243,16 @@ struct SortTuning {
 
 // The onesweep radix sort of arithmetic keys (Ordo_SortRadixImpl.hpp) from `from` records on
 // (never: the host sort or the slab sort): 8-bit digits, tiles of team_size threads holding
-// `items` keys each (portable_team_size on the portable ranking, which keeps a counter per thread
-// and digit), histograms over tiles of histogram_items keys by at most histogram_teams teams. The
-// digit passes launch with Kokkos::LaunchBounds<team, min_teams> (the registers for that many
-// resident teams) and look back lookback_window words at a time; the copy that follows a sort of
-// one digit pass strides over the keys with copy_threads.
+// `items` keys each (on the portable ranking, threads beyond 32 share a column of counters,
+// TeamSeam::radix_rank), histograms over tiles of histogram_items keys by at most histogram_teams
+// teams. The digit passes launch with Kokkos::LaunchBounds<team, min_teams> (the registers for that
+// many resident teams) and look back lookback_window words at a time; the copy that follows a sort
+// of one digit pass strides over the keys with copy_threads.
 template <class ExecSpace, std::size_t KeyBytes, std::size_t ValueBytes>
 struct RadixTuning {
   static constexpr std::int64_t from = never;
   static constexpr int min_teams = 1;
   static constexpr int team_size = 1;
-  static constexpr int portable_team_size = 1;
   static constexpr int items = 1024;
   static constexpr int histogram_items = 1 << 14;
   static constexpr int histogram_teams = 1 << 10;

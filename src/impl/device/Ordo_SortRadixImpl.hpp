@@ -126,9 +126,7 @@ void radix_sort(const ExecSpace& space, std::int64_t n, const Source& source, co
 template <class ExecSpace, class K, class V, class Carried = NoCarried>
 std::size_t radix_sort_bound(std::int64_t n) {
   using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Radix;
-  constexpr std::int64_t tile =
-      std::int64_t(WarpSeam<ExecSpace>::warp ? Tuning::team_size : Tuning::portable_team_size) *
-      Tuning::items;
+  constexpr std::int64_t tile = std::int64_t(Tuning::team_size) * Tuning::items;
   constexpr int passes = int(8 * sizeof(K)) / radix_bits;
   const std::int64_t tiles = (n + tile - 1) / tile, vn = std::is_same_v<V, NoValue> ? 0 : n;
   return 2 * slot_bytes<K>(n) + 2 * slot_bytes<StoredValue<V>>(vn) +

@@ -5,9 +5,10 @@
 // Team level of the radix sort: one digit pass over a tile of keys held in registers, Items per
 // thread. Ranking finds each key's position in the tile's stable order by digit:
 //   1. count   every key is counted in a column of counters (the team seam's radix_rank,
-//              team/Ordo_WarpSeam.hpp): one column per thread, each counting its own run of keys
-//              in order, or on CUDA's warp seam one per warp (match sets of equal digits); a
-//              key's rank is how many keys of its digit its column counted before it
+//              team/Ordo_WarpSeam.hpp): a column per thread up to 32 columns (threads beyond
+//              share a column, counting their runs of keys in turns), or on CUDA's warp seam one
+//              per warp (match sets of equal digits); a key's rank is how many keys of its digit
+//              its column counted before it
 //   2. scan    one exclusive scan of the counters in digit-major order (digit, column): each
 //              counter becomes the tile position of its column's first key of that digit
 //   3. place   position = scanned counter + rank
@@ -107,12 +108,13 @@ struct RadixPass {
   using Tuning = typename SortTypes<ExecSpace, K, RadixTunedValue<V, Carried>>::Radix;
   using SV = StoredValue<V>;
   static constexpr bool with_values = !std::is_same_v<V, NoValue>;
-  static constexpr int team = Seam::warp ? Tuning::team_size : Tuning::portable_team_size;
+  static constexpr int team = Tuning::team_size;
   static constexpr int items = Tuning::items;
   static constexpr int tile = team * items;
   static constexpr int min_teams = Tuning::min_teams;
   static constexpr int columns = Seam::radix_columns(team);
   static_assert(tile < 65536, "tile positions fit the 16-bit counters");
+  static_assert(team % columns == 0, "the threads share the counter columns evenly");
   template <class T>
   using Tile = Kokkos::View<T*, Scratch, Kokkos::MemoryUnmanaged>;
   // The counters, the exchanged keys and the carried columns' stage share scratch: the keys are
@@ -185,7 +187,8 @@ struct RadixPass {
 
     // Rank, then exchange into the tile's order by digit.
     Seam::template radix_rank<items>(member, key, pass, rank, counters);
-    place_ranked<items>(member, key, pass, Seam::radix_column(t), columns, rank, counters, start);
+    place_ranked<items>(member, key, pass, Seam::radix_column(t, team), columns, rank, counters,
+                        start);
     // Each digit's output offset: its first position in the pass, plus its keys in the tiles
     // before this one (the look-back), less its first position in this tile. The tile's counts
     // are published first and the keys exchanged before the look-back, so that the tiles before

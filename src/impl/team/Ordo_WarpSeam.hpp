@@ -37,9 +37,16 @@ struct TeamSeam {
 
   // Team scratch slots scan_counts takes (of int).
   KOKKOS_INLINE_FUNCTION static constexpr int count_slots(int) { return 1; }
-  // Counter columns of a radix pass's team, and the column thread t counts in.
-  KOKKOS_INLINE_FUNCTION static constexpr int radix_columns(int team_size) { return team_size; }
-  KOKKOS_INLINE_FUNCTION static int radix_column(int t) { return t; }
+  // Counter columns of a radix pass's team (a thread each, at most radix_max_columns: a column's
+  // 256 counters take 512 bytes of scratch), and the column thread t counts in: consecutive
+  // threads share one, so that a column's keys are one run of the tile.
+  static constexpr int radix_max_columns = 32;
+  KOKKOS_INLINE_FUNCTION static constexpr int radix_columns(int team_size) {
+    return team_size < radix_max_columns ? team_size : radix_max_columns;
+  }
+  KOKKOS_INLINE_FUNCTION static int radix_column(int t, int team_size) {
+    return t / (team_size / radix_columns(team_size));
+  }
 
   // The tile this team takes: a ticket from words(tiles), in the order teams start, so that every
   // tile it looks back on has started.
@@ -121,23 +128,30 @@ struct TeamSeam {
     return t * Items + k;
   }
 
-  // A radix pass's count: thread r counts its own keys, in order, in column r of
-  // counters(digit * columns + r); rank[k]: the keys of key[k]'s digit its column counted before
+  // A radix pass's count: thread r counts its own keys, in order, in its column (radix_column) of
+  // counters(digit * columns + column), the threads sharing a column one after another in team
+  // order (a barrier between turns); rank[k]: the keys of key[k]'s digit its column counted before
   // it. Ends with a team barrier.
   template <int Items, class Member, class K, class Counters>
   KOKKOS_INLINE_FUNCTION static void radix_rank(const Member& member, const K (&key)[Items],
                                                 int pass, int (&rank)[Items],
                                                 const Counters& counters) {
-    const int columns = member.team_size(), r = member.team_rank();
+    const int team = member.team_size(), r = member.team_rank();
+    const int columns = radix_columns(team), turns = team / columns;
+    const int column = radix_column(r, team);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, radix_digits * columns),
                          [&](int j) { counters(j) = 0; });
     member.team_barrier();
-    for (int k = 0; k < Items; ++k) {
-      auto& c = counters(radix_digit(key[k], pass) * columns + r);
-      rank[k] = c;
-      c = c + 1;
+    for (int turn = 0; turn < turns; ++turn) {
+      if (r % turns == turn) {
+        for (int k = 0; k < Items; ++k) {
+          auto& c = counters(radix_digit(key[k], pass) * columns + column);
+          rank[k] = c;
+          c = c + 1;
+        }
+      }
+      member.team_barrier();
     }
-    member.team_barrier();
   }
 };
 

@@ -72,7 +72,6 @@ struct CudaRadixTuning<90, KeyBytes, ValueBytes> : RadixTuning<void, KeyBytes, V
   static constexpr std::int64_t from = std::int64_t(1) << (KeyBytes == 4 ? 19 : 22);
   static constexpr int min_teams = ValueBytes == 0 ? 3 : 2;
   static constexpr int team_size = 256;
-  static constexpr int portable_team_size = 32;
   static constexpr int items = KeyBytes + ValueBytes <= 8 ? 16 : 8;
   static constexpr int histogram_items = 16;
 };

@@ -33,7 +33,7 @@ struct WarpSeam<Kokkos::Cuda> {
   KOKKOS_INLINE_FUNCTION static constexpr int radix_columns(int team_size) {
     return team_size / cuda_warp_lanes;
   }
-  KOKKOS_INLINE_FUNCTION static int radix_column(int t) { return t / cuda_warp_lanes; }
+  KOKKOS_INLINE_FUNCTION static int radix_column(int t, int) { return t / cuda_warp_lanes; }
 
   // The block's index: blocks start in the order of their index, so every tile this one waits for
   // has started. (The barrier: the team's previous tile, where a block runs several, is stored.)
