@@ -6,11 +6,11 @@
 // includes this file after core/cuda/Ordo_Cuda_Tuning.hpp (it is not included on its own).
 // Nothing here has been measured on an AMD GPU. The tiles take the H100's rows (the sm_90 rows of
 // core/cuda/Ordo_Cuda_Tuning.hpp), with which the portable seam ran on the H100
-// (perf_tests/README.md, the portable path): teams of 128 or 256 threads (the radix sort's
-// portable ranking 32), scratch within ScratchTuning::team_max (48 KiB of a workgroup's 64 KiB
-// of LDS). The host rows they replace ran one thread a team. An AMD row overrides what an AMD GPU
-// measures, as the CUDA rows of other architectures would; the vendor switch points of those rows
-// (CUB's) do not apply: Vendor<Kokkos::HIP> takes only rocPRIM's radix sort (below).
+// (perf_tests/README.md, the portable path): teams of 128 or 256 threads, scratch within
+// ScratchTuning::team_max (48 KiB of a workgroup's 64 KiB of LDS). The host rows they replace ran
+// one thread a team. An AMD row overrides what an AMD GPU measures, as the CUDA rows of other
+// architectures would; the vendor switch points of those rows (CUB's) do not apply:
+// Vendor<Kokkos::HIP> takes only rocPRIM's radix sort (below).
 
 #if !defined(ORDO_IMPL_TUNING_HPP)
 #error "impl/core/hip/Ordo_Hip_Tuning.hpp is included by impl/core/Ordo_Tuning.hpp only"
