@@ -8,7 +8,9 @@
 //                         lower(i), the lower bound of P(i) in S, and count(i), its equal
 //                         elements in S (a galloping search from lower(i) where P(i) has a
 //                         partner), and (full join) each S(j)'s lower bound in P and whether it
-//                         has a partner
+//                         has a partner; host backends without S's unmatched walk twice instead,
+//                         the lower bounds, then the upper bounds less them (JoinUpperSink), each
+//                         walk interleaved and branch-free
 //   Ordo::<algo>::scan    the exclusive scan of the outputs of each P(i): count(i), or at least 1
 //                         when P's unmatched elements are kept; (full join) of S's unmatched ones
 //                         (Ordo_ScanImpl.hpp: one pass with the look-back on device backends)
@@ -77,6 +79,23 @@ struct JoinCountSink {
   KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
 };
 
+// Host backends' second walk, of S (X) into P (Y): its Y results are P(i)'s upper bounds in S,
+// count(i) = upper - lower(i) (never below 0, on unsorted input too). Plain stores: a provisional
+// result is overwritten by P(i)'s own step (search_chunk_interleaved).
+template <class Work>
+struct JoinUpperSink {
+  Work lower, count;
+  static constexpr bool want_x = false, want_y = true, match = false, count_matches = false;
+  static constexpr bool plain_stores = true;
+
+  KOKKOS_INLINE_FUNCTION void x(std::int64_t, std::int64_t, bool) const {}
+  KOKKOS_INLINE_FUNCTION void y(std::int64_t i, std::int64_t upper, bool) const {
+    const std::int64_t c = upper - std::int64_t(lower(i));
+    count(i) = c > 0 ? c : 0;
+  }
+  KOKKOS_INLINE_FUNCTION void add_counts(std::int64_t, std::int64_t) const {}
+};
+
 template <bool KeepP, class Work>
 struct POutputs {
   Work count;
@@ -118,10 +137,21 @@ std::array<std::int64_t, 2> join_count(const std::string& algo, const ExecSpace&
     w.s_scan = workspace<std::int64_t>(space, n + 1, WorkspaceSlot::join_b_scan);
   }
   using Work = JoinWork<ExecSpace>;
-  search_dispatch(
-      algo, space, p, s,
-      JoinCountSink<KeepS, PView, SView, Work, Comp>{p, s, w.lower, w.count, w.s_lower, comp},
-      comp);
+  if constexpr (is_host_space_v<ExecSpace> && !KeepS) {
+    // Two walks without a branch on the data (the one walk branches on each match, and gallops).
+    // On unsorted input the two walks' pieces need not cover the same elements: an element one
+    // of them skips keeps the zero set here (no pairs, or pairs from S's start up to its upper
+    // bound), never a stale workspace value.
+    Kokkos::deep_copy(space, w.lower, std::int64_t(0));
+    Kokkos::deep_copy(space, w.count, std::int64_t(0));
+    search_dispatch(algo, space, p, s, IndexSink<true, Work>{w.lower}, comp);
+    search_dispatch(algo, space, s, p, JoinUpperSink<Work>{w.lower, w.count}, comp);
+  } else {
+    search_dispatch(
+        algo, space, p, s,
+        JoinCountSink<KeepS, PView, SView, Work, Comp>{p, s, w.lower, w.count, w.s_lower, comp},
+        comp);
+  }
   exclusive_scan(algo, space, m, POutputs<KeepP, Work>{w.count}, w.p_scan);
   std::array<std::int64_t, 2> sizes{0, 0};
   if constexpr (KeepS) {
