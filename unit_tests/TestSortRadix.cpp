@@ -52,13 +52,11 @@ std::vector<SortOptions> radix_options() {
   return all;
 }
 
-// Sizes around the radix tile of the ranking `options` chooses.
+// Sizes around the radix tile (the same on the portable and the warp ranking).
 template <class K, class V>
-std::vector<std::size_t> radix_sizes(const SortOptions& options) {
+std::vector<std::size_t> radix_sizes() {
   using Tuning = typename Ordo::Impl::SortTypes<ExecSpace, K, V>::Radix;
-  const std::size_t team =
-      options.path == SortPath::portable ? Tuning::portable_team_size : Tuning::team_size;
-  const std::size_t tile = team * Tuning::items;
+  const std::size_t tile = std::size_t(Tuning::team_size) * Tuning::items;
   return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 5, 100003};
 }
 
@@ -68,7 +66,7 @@ void radix_all_distributions() {
   std::vector<Dist> dists = all_distributions();
   dists.push_back(Dist::bits20);
   for (const SortOptions& o : radix_options()) {
-    for (std::size_t n : radix_sizes<Bits, Ordo::Impl::NoValue>(o)) {
+    for (std::size_t n : radix_sizes<Bits, Ordo::Impl::NoValue>()) {
       for (Dist d : dists) check_sort<T>(d, n, Ordo::less<>{}, OracleLess<T>{}, o);
       check_sort<T>(Dist::uniform, n, Ordo::greater<>{}, OracleGreater<T>{}, o);
       check_sort<T>(Dist::float_specials, n, Ordo::greater<>{}, OracleGreater<T>{}, o);
@@ -87,7 +85,7 @@ TEST(SortRadix, F64) { radix_all_distributions<double>(); }
 // (32- and 64-bit values, both directions), and sort_by_key a sorted permutation of the records.
 TEST(SortRadix, StableWithValues) {
   for (const SortOptions& o : radix_options()) {
-    for (std::size_t n : radix_sizes<std::uint32_t, std::uint32_t>(o)) {
+    for (std::size_t n : radix_sizes<std::uint32_t, std::uint32_t>()) {
       for (Dist d : {Dist::few_distinct, Dist::all_equal, Dist::bits20, Dist::uniform}) {
         check_stable<std::uint32_t, std::uint32_t>(d, n, Ordo::less<>{},
                                                    OracleLess<std::uint32_t>{}, o);
