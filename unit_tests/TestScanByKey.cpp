@@ -78,11 +78,16 @@ std::vector<std::size_t> scan_sizes() {
   const std::size_t tile = std::size_t(Tuning::team_size) * Tuning::vt(4, 8);
   std::vector<std::size_t> sizes{0, 1, 2};
   for (std::size_t n : offset_sizes(tile)) sizes.push_back(n);
-  sizes.push_back((std::size_t(3) << 16) + 17);  // three of the hosts' chunks and more
+  // The host backends' groups of pieces (a thread's walks interleaved): one, and three and a
+  // part of one.
+  using Pieces = Ordo::Impl::HostRunPieces<ExecSpace>;
+  const std::size_t group = std::size_t(Pieces::piece) * Pieces::ways;
+  sizes.push_back(group);
+  sizes.push_back(3 * group + Pieces::piece + 17);
   return sizes;
 }
 
-TEST(ScanByKey, IntegersAcrossTilesAndChunks) {
+TEST(ScanByKey, IntegersAcrossTilesAndPieces) {
   for (std::size_t n : scan_sizes()) {
     for (std::size_t longest : {std::size_t(1), std::size_t(7), std::size_t(5000), n + 1}) {
       SCOPED_TRACE("runs up to " + std::to_string(longest) + " n=" + std::to_string(n));

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 // The seam flags, the one switch for every call of portable code into the CUDA seam (the tile
 // agents name the seam's functions under them):
@@ -82,6 +83,34 @@ KOKKOS_FORCEINLINE_FUNCTION int opaque(int x) {
   asm volatile("" : "+r"(x));
 #endif
   return x;
+}
+
+// f(0), f(1), ..., f(N - 1), each index a std::integral_constant: a loop unrolled whatever the
+// compiler estimates (host walks interleaved in lockstep keep each walk's state in registers only
+// where their loop over the walks is unrolled; g++ keeps a loop over four walks' bodies rolled).
+template <class F, int... I>
+KOKKOS_FORCEINLINE_FUNCTION void unrolled_impl(const F& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+KOKKOS_FORCEINLINE_FUNCTION void unrolled(const F& f) {
+  unrolled_impl(f, std::make_integer_sequence<int, N>{});
+}
+
+// a where c, else b, without a branch for integers and floating-point numbers (a mask over their
+// bits; g++ turns c ? a : b into a branch where one side costs more than a move, and a walk whose
+// selections follow the data then pays a misprediction for every other run); other types by ?:.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T pick(bool c, const T& a, const T& b) {
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
+                (sizeof(T) == 4 || sizeof(T) == 8)) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const U mask = U(0) - U(c);
+    return Kokkos::bit_cast<T>(
+        U((Kokkos::bit_cast<U>(a) & mask) | (Kokkos::bit_cast<U>(b) & ~mask)));
+  } else {
+    return c ? a : b;
+  }
 }
 
 // Whether ExecSpace is Kokkos::Cuda (false in builds without the CUDA backend).

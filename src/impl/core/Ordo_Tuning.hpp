@@ -139,10 +139,10 @@ struct RunsTuning {
     const std::size_t record = key_bytes + value_bytes;
     return record > 24 * 1024 ? 1 : int(24 * 1024 / record);
   }
-  // Host backends reduce the runs in chunks of host_chunk elements, a thread a chunk at a time
-  // (the chunks, not the threads, fix the order of the reduction: the same bits on any number of
-  // threads).
-  static constexpr std::int64_t host_chunk = std::int64_t(1) << 16;
+  // Host backends reduce the runs in pieces of host_piece elements, a thread walking
+  // HostTuning::merge_ways consecutive pieces interleaved (the pieces, not the threads, fix the
+  // order of the reduction: the same bits on any number of threads).
+  static constexpr std::int64_t host_piece = std::int64_t(1) << 14;
 };
 
 // The assembly of CRS arrays from triplets (Ordo_AssemblyImpl.hpp): a thread sums each entry of

@@ -8,8 +8,9 @@
 //                           on host backends)
 //   reduce_by_key,          Ordo::<algo>::tiles  one pass, a team a tile (team/Ordo_TileRuns.hpp),
 //   run_length_encode       the tiles chained by the look-back's words and carried values; host
-//                           backends: chunks of elements a thread at a time, their open runs
-//                           carried in order between two passes (Ordo::<algo>::host::*)
+//                           backends: pieces of elements summarized, their open runs carried
+//                           in order, then each thread walks a group of pieces interleaved
+//                           without a branch on the heads (Ordo::<algo>::host::*)
 //   the vendor seam where it takes the call (Vendor::takes_*: on CUDA, CUB's runs of integer keys
 //   under Ordo::less or greater, integer values under Ordo::plus, minimum or maximum, contiguous
 //   Views, outputs as long as the input) and is measured faster: from RunsTuning's vendor sizes on
@@ -72,98 +73,184 @@ struct One {
   KOKKOS_INLINE_FUNCTION V operator()(std::int64_t) const { return V(1); }
 };
 
-// ---- host backends: a chunk a thread --------------------------------------------------------
+// ---- host backends: pieces walked interleaved ---------------------------------------------
 
-// What a chunk of the elements holds: how many runs start in it, the reduction of its elements
-// before its first run head (all of them where none starts), and of its elements from its last
-// head on (the run it leaves open).
+// What a piece [lo, hi) of the elements holds: how many runs start in it, its first and last run
+// heads (hi where none starts), the reduction of all its elements where no run starts in it, and
+// of its elements from its last head on (the run it leaves open).
 template <class V>
-struct ChunkRuns {
-  std::int64_t heads;
+struct PieceRuns {
+  std::int64_t heads, first, last;
   V leading, trailing;
 };
 
-// Host backends, the first two passes of the runs in chunks (RunsTuning's host_chunk elements):
-// each chunk summarized in parallel (sums(c)), then in order the value of the run open at each
-// chunk's start (carried(c), c > 0) and the runs that start before it (sums(c).heads, replaced).
-// Returns the number of runs. The chunks, not the threads, fix the order of each run's reduction.
+// The piece [lo, hi)'s runs: its first and last heads found by short walks from either end, the
+// heads between counted without a branch. Every walk stays inside the piece whatever the
+// comparator answers.
+template <class V, class Head, class Source, class Op>
+PieceRuns<V> piece_runs(const Head& head, const Source& source, const Op& op, std::int64_t lo,
+                        std::int64_t hi) {
+  PieceRuns<V> s{0, lo, hi, V(), V()};
+  while (s.first < hi && !head(s.first)) ++s.first;
+  if (s.first == hi) {
+    s.leading = source(lo);
+    for (std::int64_t i = lo + 1; i < hi; ++i) s.leading = op(s.leading, source(i));
+    return s;
+  }
+  s.last = hi - 1;
+  while (s.last > s.first && !head(s.last)) --s.last;
+  std::int64_t heads = 1;
+  for (std::int64_t i = s.first + 1; i <= s.last; ++i) heads += head.after(i) ? 1 : 0;
+  s.heads = heads;
+  s.trailing = source(s.last);
+  for (std::int64_t i = s.last + 1; i < hi; ++i) s.trailing = op(s.trailing, source(i));
+  return s;
+}
+
+// The host runs' pieces of n elements: RunsTuning's host_piece elements each, and a thread's
+// group of `ways` consecutive pieces, walked interleaved (HostTuning::merge_ways): one walk waits
+// on its running value's chain of op and selection at every element, `ways` walks overlap it.
+template <class ExecSpace>
+struct HostRunPieces {
+  static constexpr std::int64_t piece = RunsTuning<ExecSpace>::host_piece;
+  static constexpr int ways = HostTuning::merge_ways;
+  std::int64_t n, pieces = (n + piece - 1) / piece, groups = (pieces + ways - 1) / ways;
+  std::int64_t lo(std::int64_t p) const { return p * piece; }
+  std::int64_t hi(std::int64_t p) const { return n - p * piece < piece ? n : (p + 1) * piece; }
+  // Whether group g holds `ways` whole pieces.
+  bool whole(std::int64_t g) const { return (g + 1) * ways * piece <= n; }
+};
+
+// Host backends, the first two passes of the runs in pieces (HostRunPieces): each piece
+// summarized in parallel (sums(p)), then in order the value of the run open at each piece's start
+// (carried(p), p > 0) and the runs that start before it (sums(p).heads, replaced). Returns the
+// number of runs.
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class Sums,
           class Carried>
-std::int64_t host_chunk_carries(const std::string& algo, const ExecSpace& space,
+std::int64_t host_piece_carries(const std::string& algo, const ExecSpace& space,
                                 const KeyView& keys, const Source& source, const Op& op,
                                 const Comp& comp, const Sums& sums, const Carried& carried) {
-  const std::int64_t n = keys.extent(0);
-  constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
-  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  const HostRunPieces<ExecSpace> at{std::int64_t(keys.extent(0))};
   const SelectRunHead<KeyView, Comp> head{keys, comp};
-  // The keys alone, then the values of the chunk's first and last (partial) runs.
   Kokkos::parallel_for(
-      "Ordo::" + algo + "::host::chunks",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
-      [=](std::int64_t c) {
-        const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-        std::int64_t heads = 0, first = hi, last = hi;
-        for (std::int64_t i = lo; i < hi; ++i) {
-          if (head(i)) {
-            if (heads++ == 0) first = i;
-            last = i;
-          }
-        }
-        ChunkRuns<V> s{heads, source(lo), source(last < hi ? last : lo)};
-        for (std::int64_t i = lo + 1; i < first; ++i) s.leading = op(s.leading, source(i));
-        for (std::int64_t i = last + 1; i < hi; ++i) s.trailing = op(s.trailing, source(i));
-        sums(c) = s;
-      });
+      "Ordo::" + algo + "::host::pieces",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, at.pieces),
+      [=](std::int64_t p) { sums(p) = piece_runs<V>(head, source, op, at.lo(p), at.hi(p)); });
   space.fence();
   std::int64_t runs = 0;
-  ChunkRuns<V> before{};
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const ChunkRuns<V> s = sums(c);
-    if (c > 0) carried(c) = before.heads > 0 ? before.trailing : op(carried(c - 1), before.leading);
-    sums(c).heads = runs;
+  PieceRuns<V> before{};
+  for (std::int64_t p = 0; p < at.pieces; ++p) {
+    const PieceRuns<V> s = sums(p);
+    if (p > 0) carried(p) = before.heads > 0 ? before.trailing : op(carried(p - 1), before.leading);
+    sums(p).heads = runs;
     runs += s.heads;
     before = s;
   }
   return runs;
 }
 
-// Host backends' runs: the chunks' carries (host_chunk_carries), then each chunk writes the runs
-// it closes and starts, in parallel.
+// One walk over a piece's runs from its first head to its last (host_reduce_runs): at element i,
+// its run's slot r, first key and running value; the key before it.
+template <class K, class V>
+struct RunWalk {
+  std::int64_t i, end, r;
+  K first_key, prev;
+  V acc;
+};
+
+// Host backends' runs: the pieces' carries (host_piece_carries), then each piece writes the runs
+// it closes and the key of the run it leaves open, a thread a group of pieces. From its first head
+// to its last a piece's walk takes no branch on the heads: every element stores its run's first
+// key and running value at the run's slot, so that the run's last element leaves the final ones;
+// a group's walks go in lockstep while all have elements left, unguarded where every run they can
+// find fits both outputs.
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,
           class ValueOut, class TotalView>
 void host_reduce_runs(const std::string& algo, const ExecSpace& space, const KeyView& keys,
                       const Source& source, const Op& op, const Comp& comp, const KeyOut& keys_out,
                       const ValueOut& values_out, const TotalView& total) {
-  const std::int64_t n = keys.extent(0);
-  constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
-  const std::int64_t chunks = (n + chunk - 1) / chunk;
-  const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
-  const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
+  using K = typename KeyView::non_const_value_type;
+  using Walk = RunWalk<K, V>;
+  const HostRunPieces<ExecSpace> at{std::int64_t(keys.extent(0))};
+  constexpr int ways = HostRunPieces<ExecSpace>::ways;
+  const auto sums = workspace<PieceRuns<V>>(space, at.pieces, WorkspaceSlot::runs_words);
+  const auto carried = workspace<V>(space, at.pieces, WorkspaceSlot::runs_carries);
   const std::int64_t runs =
-      host_chunk_carries<V>(algo, space, keys, source, op, comp, sums, carried);
+      host_piece_carries<V>(algo, space, keys, source, op, comp, sums, carried);
   const SelectRunHead<KeyView, Comp> head{keys, comp};
+  // Run r's slots exist in both outputs below `both`; each output alone below its extent.
+  const std::int64_t key_room = keys_out.extent(0), value_room = values_out.extent(0);
+  const std::int64_t both = key_room < value_room ? key_room : value_room;
+  const auto store = [=](const Walk& w, auto guarded) {
+    if (!decltype(guarded)::value || w.r < both) {
+      keys_out(w.r) = w.first_key;
+      values_out(w.r) = w.acc;
+    } else {
+      if (w.r < key_room) keys_out(w.r) = w.first_key;
+      if (w.r < value_room) values_out(w.r) = w.acc;
+    }
+  };
+  const auto advance = [=](Walk& w) {
+    const K k = keys(++w.i);
+    const V v = source(w.i);
+    const bool h = differs(comp, w.prev, k);
+    w.prev = k;
+    w.r += h ? 1 : 0;
+    w.acc = pick(h, v, op(w.acc, v));
+    w.first_key = pick(h, k, w.first_key);
+  };
   Kokkos::parallel_for(
       "Ordo::" + algo + "::host::runs",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
-      [=](std::int64_t c) {
-        const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-        std::int64_t r = sums(c).heads - 1;  // the run open at the chunk's start
-        V acc = c > 0 ? carried(c) : source(0);
-        auto put = [&](std::int64_t run, const V& value) {
-          if (run >= 0 && run < std::int64_t(values_out.extent(0))) values_out(run) = value;
-        };
-        for (std::int64_t i = lo; i < hi; ++i) {
-          const V v = source(i);
-          if (head(i)) {
-            put(r, acc);
-            ++r;
-            if (r < std::int64_t(keys_out.extent(0))) keys_out(r) = keys(i);
-            acc = v;
-          } else {
-            acc = op(acc, v);
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, at.groups),
+      [=](std::int64_t g) {
+        Walk walk[ways];
+        bool fits = true;
+        std::int64_t steps = at.piece;
+        for (int w = 0; w < ways; ++w) {
+          const std::int64_t p = g * ways + w;
+          Walk& wk = walk[w];
+          wk = Walk{0, 0, 0, K(), K(), V()};
+          if (p >= at.pieces) {  // the last group's missing pieces: no lockstep
+            steps = 0;
+            continue;
+          }
+          const std::int64_t lo = at.lo(p), hi = at.hi(p);
+          const PieceRuns<V> s = sums(p);
+          // The run open at the piece's start (none in piece 0) closes at its first head, or
+          // at the end where the last piece has none; else in a later piece.
+          if (p > 0 && (s.first < hi || hi == at.n)) {
+            V acc = carried(p);
+            for (std::int64_t i = lo; i < s.first; ++i) acc = op(acc, source(i));
+            if (s.heads - 1 < value_room) values_out(s.heads - 1) = acc;
+          }
+          if (s.first == hi) {
+            steps = 0;
+            continue;
+          }
+          wk = Walk{s.first, s.last, s.heads, keys(s.first), keys(s.first), source(s.first)};
+          fits = fits && wk.r + (wk.end - wk.i) <= both;
+          steps = Kokkos::min(steps, wk.end - wk.i);
+        }
+        if (fits) {
+          for (std::int64_t j = 0; j < steps; ++j) {
+            unrolled<ways>([&](auto w) {
+              store(walk[w], std::false_type{});
+              advance(walk[w]);
+            });
           }
         }
-        if (hi == n) put(r, acc);
+        for (int w = 0; w < ways && g * ways + w < at.pieces; ++w) {
+          Walk& wk = walk[w];
+          const std::int64_t p = g * ways + w;
+          if (sums(p).first == at.hi(p)) continue;
+          while (wk.i < wk.end) {
+            store(wk, std::true_type{});
+            advance(wk);
+          }
+          // The run from the last head on, closed here only in the last piece.
+          if (wk.r < key_room) keys_out(wk.r) = keys(wk.end);
+          if (at.hi(p) == at.n && wk.r < value_room) values_out(wk.r) = sums(p).trailing;
+        }
       });
   Kokkos::deep_copy(space, Kokkos::subview(total, 0),
                     typename TotalView::non_const_value_type(runs));
@@ -197,7 +284,7 @@ void launch_run_tiles(const std::string& algo, const ExecSpace& space, const Key
 }
 
 // The runs of keys reduced in one pass: keys_out(r) and values_out(r) for run r (dropped past
-// their extents), the number of runs to total(0). Host backends take the chunks
+// their extents), the number of runs to total(0). Host backends take the pieces
 // (host_reduce_runs) unless `use_tiles` asks for the device's tiles, on the team seam Seam (the
 // tests: every backend, and TeamSeam on CUDA).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp, class KeyOut,

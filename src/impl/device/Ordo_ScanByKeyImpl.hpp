@@ -6,13 +6,14 @@
 // run of equal keys):
 //   device backends  Ordo::<algo>::tiles  one pass, a team a tile, the runs' tile and look-back
 //                    with its carried values (team/Ordo_TileRuns.hpp, ScanByKeyTiles)
-//   host backends    the runs' chunks a thread at a time (Ordo_RunsImpl.hpp, host_chunk_carries),
-//                    then each chunk writes its scan (Ordo::<algo>::host::scan)
+//   host backends    the runs' pieces summarized (Ordo_RunsImpl.hpp, host_piece_carries),
+//                    then a thread's group of pieces writes their scans, walked interleaved
+//                    (Ordo::<algo>::host::scan)
 //   the vendor seam where it takes the call (Vendor::takes_scan_by_key: on CUDA, CUB's scans by
 //                    key of integer keys under Ordo::less or greater and integer values under
 //                    plus, minimum or maximum, contiguous Views) and is measured faster: from
 //                    RunsTuning's vendor_from on
-// Ordo's paths fix the order of every reduction by the tiles or chunks, not the threads: the same
+// Ordo's paths fix the order of every reduction by the tiles or pieces, not the threads: the same
 // bits on every run (the vendor's integer scans are exact in any order). An exclusive scan folds
 // init into the value of each run's first element (ScanSource) and writes, at each element, the
 // reduction before it.
@@ -52,7 +53,7 @@ struct ScanSource {
 };
 
 // out(i) for i in [0, n): the scan of source by runs of keys (exclusive: init at each run's
-// first element, else the reduction before i). Host backends take the chunks unless `use_tiles`
+// first element, else the reduction before i). Host backends take the pieces unless `use_tiles`
 // asks for the device's tiles, on the team seam Seam (the tests: every backend, and TeamSeam on
 // CUDA).
 template <class V, class ExecSpace, class KeyView, class Source, class Op, class Comp,
@@ -66,22 +67,48 @@ void scan_runs(const std::string& algo, const ExecSpace& space, const KeyView& k
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if constexpr (is_host_space_v<ExecSpace>) {
     if (!use_tiles) {
-      constexpr std::int64_t chunk = RunsTuning<ExecSpace>::host_chunk;
-      const std::int64_t chunks = (n + chunk - 1) / chunk;
-      const auto sums = workspace<ChunkRuns<V>>(space, chunks, WorkspaceSlot::runs_words);
-      const auto carried = workspace<V>(space, chunks, WorkspaceSlot::runs_carries);
-      host_chunk_carries<V>(algo, space, keys, source, op, comp, sums, carried);
+      using K = typename KeyView::non_const_value_type;
+      const HostRunPieces<ExecSpace> at{n};
+      constexpr int ways = HostRunPieces<ExecSpace>::ways;
+      const auto sums = workspace<PieceRuns<V>>(space, at.pieces, WorkspaceSlot::runs_words);
+      const auto carried = workspace<V>(space, at.pieces, WorkspaceSlot::runs_carries);
+      host_piece_carries<V>(algo, space, keys, source, op, comp, sums, carried);
       const SelectRunHead<KeyView, Comp> head{keys, comp};
+      // Element i of a walk whose running value is acc and key before it prev, without a branch
+      // on the heads.
+      const auto step = [=](std::int64_t i, bool h, V& acc) {
+        const V v = source(i);  // read before out(i) is written: out may be values
+        const V before = acc;
+        acc = pick(h, v, op(acc, v));
+        out(i) = exclusive ? pick(h, init, before) : acc;
+      };
+      const auto next = [=](std::int64_t i, K& prev, V& acc) {
+        const K k = keys(i);
+        const bool h = differs(comp, prev, k);
+        prev = k;
+        step(i, h, acc);
+      };
+      // Piece p's walk from its first element: the run open at its start carried in.
+      const auto start = [=](std::int64_t p, K& prev, V& acc) {
+        acc = p > 0 ? carried(p) : V();
+        prev = keys(at.lo(p));
+        step(at.lo(p), head(at.lo(p)), acc);
+      };
       Kokkos::parallel_for(
-          "Ordo::" + algo + "::host::scan", Range(space, 0, chunks), [=](std::int64_t c) {
-            const std::int64_t lo = c * chunk, hi = n - lo < chunk ? n : lo + chunk;
-            V acc = c > 0 ? carried(c) : V();  // the run open at the chunk's start
-            for (std::int64_t i = lo; i < hi; ++i) {
-              const V v = source(i);  // read before out(i) is written: out may be values
-              const bool h = head(i);
-              const V before = acc;
-              acc = h ? v : op(acc, v);
-              out(i) = !exclusive ? acc : h ? init : before;
+          "Ordo::" + algo + "::host::scan", Range(space, 0, at.groups), [=](std::int64_t g) {
+            K prev[ways];
+            V acc[ways];
+            if (at.whole(g)) {  // the group's pieces in lockstep
+              for (int w = 0; w < ways; ++w) start(g * ways + w, prev[w], acc[w]);
+              const std::int64_t lo = at.lo(g * ways);
+              for (std::int64_t j = 1; j < at.piece; ++j) {
+                unrolled<ways>([&](auto w) { next(lo + w * at.piece + j, prev[w], acc[w]); });
+              }
+              return;
+            }
+            for (std::int64_t p = g * ways; p < at.pieces; ++p) {
+              start(p, prev[0], acc[0]);
+              for (std::int64_t i = at.lo(p) + 1; i < at.hi(p); ++i) next(i, prev[0], acc[0]);
             }
           });
       return;

@@ -30,10 +30,16 @@
 
 namespace Ordo::Impl {
 
+// Not equal under comp: one orders before the other (both asked, without a branch).
+template <class Comp, class T>
+KOKKOS_INLINE_FUNCTION bool differs(const Comp& comp, const T& a, const T& b) {
+  return bool(comp(a, b)) | bool(comp(b, a));
+}
+
 // Equal under comp: neither orders before the other.
 template <class Comp, class T>
 KOKKOS_INLINE_FUNCTION bool equivalent(const Comp& comp, const T& a, const T& b) {
-  return !comp(a, b) && !comp(b, a);
+  return !differs(comp, a, b);
 }
 
 // Element i starts a run: it is the first, or not equal to the one before it.
@@ -43,7 +49,11 @@ struct SelectRunHead {
   Comp comp;
   static constexpr bool by_value = false;
   KOKKOS_INLINE_FUNCTION bool operator()(std::int64_t i) const {
-    return i == 0 || !equivalent(comp, keys(i - 1), keys(i));
+    return i == 0 || differs(comp, keys(i - 1), keys(i));
+  }
+  // The same for i > 0.
+  KOKKOS_INLINE_FUNCTION bool after(std::int64_t i) const {
+    return differs(comp, keys(i - 1), keys(i));
   }
   template <class T>
   KOKKOS_INLINE_FUNCTION bool of_value(const T&) const {
