@@ -118,7 +118,8 @@ void host_parallel_unique(const Options& o, std::vector<T> in, std::vector<T>& o
 }
 
 // The parallel set operations std::set_<op> (op: intersection, union, difference or
-// symmetric_difference) of a and b into out (sized for the output).
+// symmetric_difference) of a and b into out (room for a.size() + b.size(): the parallel mode's
+// operations may write more than the sequential result where keys repeat).
 template <class T, class Baseline>
 void host_parallel_set_ops(const Options& o, const std::string& op, std::vector<T> a,
                            std::vector<T> b, std::vector<T>& out, const Baseline& baseline) {

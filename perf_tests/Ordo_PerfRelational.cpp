@@ -133,7 +133,9 @@ void run_set_op_point(const Options& o, Report& report, const std::string& op,
              time_host(o.warmup, o.reps, [&] { set_op_oracle(op, ha, hb, out_h); }));
   }
   {
-    std::vector<Key> out_h(expected.size());
+    // Room for every element of both inputs: libstdc++'s parallel set operations write more than
+    // the sequential result where keys repeat (--dist dups wrote past an output of that size).
+    std::vector<Key> out_h(ha.size() + hb.size());
     host_parallel_set_ops(o, op, ha, hb, out_h, baseline);
   }
 #if defined(KOKKOS_ENABLE_CUDA)
