@@ -27,18 +27,13 @@ std::size_t runs_tile() {
   return std::size_t(Tuning::team_size) * Tuning::vt(sizeof(K), sizeof(V));
 }
 
-// The host backends' group of pieces that a thread walks interleaved.
-std::size_t host_run_group() {
-  using Pieces = Ordo::Impl::HostRunPieces<ExecSpace>;
-  return std::size_t(Pieces::piece) * Pieces::ways;
-}
-
 template <class K, class V>
 std::vector<std::size_t> runs_sizes() {
   using Tuning = Ordo::Impl::CompactTuning<ExecSpace>;
   return test_sizes({runs_tile<K, V>(),
                      std::size_t(Tuning::lookback_team_size) * Tuning::lookback_items_per_thread,
-                     host_run_group()},
+                     // the host backends' group of pieces a thread walks interleaved
+                     std::size_t(Ordo::Impl::HostRunPieces<ExecSpace>::group)},
                     large_size());
 }
 

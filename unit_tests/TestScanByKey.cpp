@@ -81,7 +81,7 @@ std::vector<std::size_t> scan_sizes() {
   // The host backends' groups of pieces (a thread's walks interleaved): one, and three and a
   // part of one.
   using Pieces = Ordo::Impl::HostRunPieces<ExecSpace>;
-  const std::size_t group = std::size_t(Pieces::piece) * Pieces::ways;
+  const std::size_t group = Pieces::group;
   sizes.push_back(group);
   sizes.push_back(3 * group + Pieces::piece + 17);
   return sizes;

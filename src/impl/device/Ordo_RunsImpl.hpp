@@ -114,11 +114,12 @@ template <class ExecSpace>
 struct HostRunPieces {
   static constexpr std::int64_t piece = RunsTuning<ExecSpace>::host_piece;
   static constexpr int ways = HostTuning::merge_ways;
+  static constexpr std::int64_t group = piece * ways;
   std::int64_t n, pieces = (n + piece - 1) / piece, groups = (pieces + ways - 1) / ways;
   std::int64_t lo(std::int64_t p) const { return p * piece; }
   std::int64_t hi(std::int64_t p) const { return n - p * piece < piece ? n : (p + 1) * piece; }
   // Whether group g holds `ways` whole pieces.
-  bool whole(std::int64_t g) const { return (g + 1) * ways * piece <= n; }
+  bool whole(std::int64_t g) const { return (g + 1) * group <= n; }
 };
 
 // Host backends, the first two passes of the runs in pieces (HostRunPieces): each piece
@@ -177,7 +178,6 @@ void host_reduce_runs(const std::string& algo, const ExecSpace& space, const Key
   const auto carried = workspace<V>(space, at.pieces, WorkspaceSlot::runs_carries);
   const std::int64_t runs =
       host_piece_carries<V>(algo, space, keys, source, op, comp, sums, carried);
-  const SelectRunHead<KeyView, Comp> head{keys, comp};
   // Run r's slots exist in both outputs below `both`; each output alone below its extent.
   const std::int64_t key_room = keys_out.extent(0), value_room = values_out.extent(0);
   const std::int64_t both = key_room < value_room ? key_room : value_room;
