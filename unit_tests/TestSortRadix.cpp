@@ -153,6 +153,22 @@ TEST(SortRadix, SkippedDigits) {
   }
 }
 
+// Buckets of the top digit larger than HostRadixTuning's split_bytes with six digits below them:
+// 16 buckets of 37500 keys (300 KB), each within a thread's share up to 16 threads, so that host
+// backends take each bucket's most significant digit first on its thread. Each key's low bits
+// repeat about nine times in its bucket (the order of equal keys).
+TEST(SortRadix, LargeBuckets) {
+  const std::size_t n = 600000;
+  std::mt19937_64 rng(11);
+  std::vector<std::uint64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t low =
+        ((rng() % 4096) * 0x9e3779b97f4a7c1ull) & ((std::uint64_t(1) << 52) - 1);
+    keys[i] = (std::uint64_t(i % 16) << 60) | low;
+  }
+  for (const SortOptions& o : radix_options()) check_radix_digits(keys, o, "large buckets");
+}
+
 // ---- the vendor sort's ways in and the dispatch ---------------------------------------------
 
 // The vendor sorts' forced options: the radix sort without and with the bits, the merge sort (none

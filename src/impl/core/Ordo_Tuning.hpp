@@ -44,7 +44,10 @@ struct MergePathTuning {
 // scan and scatter must outweigh its row of counts); its top digit has as many bits, 8 to
 // max_top_bits, as make a bucket of uniform keys fit cache_bytes (half a core's cache: a bucket
 // and its spare buffer); each thread's scatter writes to one stream a bucket, and more streams
-// than max_top_bits gives outrun the cache and the TLB.
+// than max_top_bits gives outrun the cache and the TLB. A bucket of more than split_bytes with
+// more than split_digits digits to go takes its most significant digit first on its thread (one
+// more read and scatter), so that the digits after it pass over parts 256 times smaller: from
+// 2^26 keys the top digit's buckets outgrow a core's cache (perf_tests/README.md, the sort).
 template <class ExecSpace>
 struct HostRadixTuning {
   static constexpr std::int64_t from = std::int64_t(1) << 12;
@@ -52,6 +55,8 @@ struct HostRadixTuning {
   static constexpr std::int64_t max_chunks = 256;
   static constexpr std::int64_t cache_bytes = std::int64_t(1) << 19;
   static constexpr int max_top_bits = 10;
+  static constexpr std::int64_t split_bytes = std::int64_t(1) << 18;
+  static constexpr int split_digits = 2;
 };
 
 // bin_permutation's counting sort on host backends: one chunk of the ids a thread, none smaller

@@ -12,7 +12,9 @@
 //     cache_bytes) are independent sorts;
 //   - then each bucket on one thread (`::buckets`, dynamically scheduled), least significant
 //     digit first, its records in that thread's cache, the last digit written to the caller's
-//     Views (one read counts every digit);
+//     Views (one read counts every digit); a bucket larger than HostRadixTuning's split_bytes
+//     with digits to spare first takes its most significant digit on that thread, and each of
+//     its 256 parts then goes least significant digit first;
 //   - a bucket larger than a thread's share (skewed keys) takes its digits as counting passes over
 //     every thread instead.
 // Digits in which every key agrees are skipped. Every pass is stable, so every sort form (stable,
@@ -104,22 +106,44 @@ int host_radix_top_bits(std::int64_t n, int high) {
 
 // The stable sort of the records [lo, hi) of `from` by `count` digits (least significant first)
 // on the calling thread, with `spare` (as long as `from`); the last digit writes out(i, record),
-// and with no digit every record is written as it is. The counts of every digit come from one
-// read.
-template <class K, class V, class Out>
+// and with no digit every record is written as it is. A range larger than the tuning's
+// split_bytes with more than split_digits digits takes its most significant digit first (into
+// spare), then sorts each part by the digits below it; otherwise the counts of every digit come
+// from one read and the digits pass least significant first.
+template <class ExecSpace, class K, class V, class Out>
 void host_radix_sort_range(HostRecordOf<K, V>* from, HostRecordOf<K, V>* spare, std::int64_t lo,
                            std::int64_t hi, const HostRadixDigit* digits, int count,
                            const Out& out) {
   using Rec = HostRecordOf<K, V>;
+  using Tuning = HostRadixTuning<ExecSpace>;
   constexpr int max_digits = int(sizeof(K) * 8);
   constexpr std::int64_t buckets = std::int64_t(1) << host_radix_digit_bits;
   const std::int64_t m = hi - lo;
-  if (count == 0) {
+  if (count == 0 || m <= 1) {
     for (std::int64_t i = lo; i < hi; ++i) out(i, from[i]);
     return;
   }
-  std::int64_t next[max_digits / host_radix_digit_bits + 1][buckets] = {};
   Rec* src = from + lo;
+  if (count > Tuning::split_digits && m * std::int64_t(sizeof(Rec)) > Tuning::split_bytes) {
+    const HostRadixDigit digit = digits[count - 1];
+    std::int64_t first[buckets + 1] = {};
+    for (std::int64_t i = 0; i < m; ++i) ++first[digit.of(host_record_key<K, V>(src[i])) + 1];
+    for (std::int64_t c = 0; c < buckets; ++c) first[c + 1] += first[c];
+    std::int64_t next[buckets];
+    std::copy(first, first + buckets, next);
+    Rec* const dst = spare + lo;
+    for (std::int64_t i = 0; i < m; ++i) {
+      const std::uint64_t to = next[digit.of(host_record_key<K, V>(src[i]))]++;
+      if (to < std::uint64_t(m)) dst[to] = src[i];
+    }
+    for (std::int64_t c = 0; c < buckets; ++c) {
+      host_radix_sort_range<ExecSpace, K, V>(spare, from, lo + first[c], lo + first[c + 1], digits,
+                                             count - 1, out);
+    }
+    return;
+  }
+  std::int64_t next[max_digits / host_radix_digit_bits + 1][buckets];
+  for (int p = 0; p < count; ++p) std::fill(next[p], next[p] + buckets, std::int64_t(0));
   for (std::int64_t i = 0; i < m; ++i) {
     const K key = host_record_key<K, V>(src[i]);
     for (int p = 0; p < count; ++p) ++next[p][digits[p].of(key)];
@@ -248,8 +272,8 @@ void host_radix_sort(const ExecSpace& space, std::int64_t n, const Source& sourc
                        [=](std::int64_t c) {
                          const std::int64_t lo = bounds(2 * c), m = bounds(2 * c + 1);
                          if (m == 0 || m > large) return;
-                         host_radix_sort_range<K, V>(a.data(), b.data(), lo, lo + m, below.d,
-                                                     below.count, store_sink);
+                         host_radix_sort_range<ExecSpace, K, V>(a.data(), b.data(), lo, lo + m,
+                                                                below.d, below.count, store_sink);
                        });
 }
 
