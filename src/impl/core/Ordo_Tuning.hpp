@@ -46,8 +46,8 @@ struct MergePathTuning {
 // and its spare buffer); each thread's scatter writes to one stream a bucket, and more streams
 // than max_top_bits gives outrun the cache and the TLB. A bucket of more than split_bytes with
 // more than split_digits digits to go takes its most significant digit first on its thread (one
-// more read and scatter), so that the digits after it pass over parts 256 times smaller: from
-// 2^26 keys the top digit's buckets outgrow a core's cache (perf_tests/README.md, the sort).
+// more read and scatter), so that the digits after it pass over parts 256 times smaller: at 2^28
+// keys the top digit's buckets of 2 MiB outgrew a core's cache (perf_tests/README.md, the sort).
 template <class ExecSpace>
 struct HostRadixTuning {
   static constexpr std::int64_t from = std::int64_t(1) << 12;
