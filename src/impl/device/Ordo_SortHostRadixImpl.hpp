@@ -104,6 +104,18 @@ int host_radix_top_bits(std::int64_t n, int high) {
   return std::min(bits, high);
 }
 
+// A counting pass's scatter on the calling thread: each of the m records of src, in order, to
+// store(row[its digit]++, record), where row holds each digit's first position; a position at or
+// past m is dropped.
+template <class K, class V, class Store>
+void host_radix_scatter(const HostRecordOf<K, V>* src, std::int64_t m, HostRadixDigit digit,
+                        std::int64_t* row, const Store& store) {
+  for (std::int64_t i = 0; i < m; ++i) {
+    const std::uint64_t to = row[digit.of(host_record_key<K, V>(src[i]))]++;
+    if (to < std::uint64_t(m)) store(std::int64_t(to), src[i]);
+  }
+}
+
 // The stable sort of the records [lo, hi) of `from` by `count` digits (least significant first)
 // on the calling thread, with `spare` (as long as `from`); the last digit writes out(i, record),
 // and with no digit every record is written as it is. A range larger than the tuning's
@@ -132,10 +144,8 @@ void host_radix_sort_range(HostRecordOf<K, V>* from, HostRecordOf<K, V>* spare, 
     std::int64_t next[buckets];
     std::copy(first, first + buckets, next);
     Rec* const dst = spare + lo;
-    for (std::int64_t i = 0; i < m; ++i) {
-      const std::uint64_t to = next[digit.of(host_record_key<K, V>(src[i]))]++;
-      if (to < std::uint64_t(m)) dst[to] = src[i];
-    }
+    host_radix_scatter<K, V>(src, m, digit, next,
+                             [=](std::int64_t to, const Rec& r) { dst[to] = r; });
     for (std::int64_t c = 0; c < buckets; ++c) {
       host_radix_sort_range<ExecSpace, K, V>(spare, from, lo + first[c], lo + first[c + 1], digits,
                                              count - 1, out);
@@ -158,19 +168,13 @@ void host_radix_sort_range(HostRecordOf<K, V>* from, HostRecordOf<K, V>* spare, 
   }
   Rec* dst = spare + lo;
   for (int p = 0; p < count; ++p) {
-    std::int64_t* const row = next[p];
-    const HostRadixDigit digit = digits[p];
     if (p + 1 < count) {
-      for (std::int64_t i = 0; i < m; ++i) {
-        const std::uint64_t to = row[digit.of(host_record_key<K, V>(src[i]))]++;
-        if (to < std::uint64_t(m)) dst[to] = src[i];
-      }
+      host_radix_scatter<K, V>(src, m, digits[p], next[p],
+                               [=](std::int64_t to, const Rec& r) { dst[to] = r; });
       std::swap(src, dst);
     } else {
-      for (std::int64_t i = 0; i < m; ++i) {
-        const std::uint64_t to = row[digit.of(host_record_key<K, V>(src[i]))]++;
-        if (to < std::uint64_t(m)) out(lo + std::int64_t(to), src[i]);
-      }
+      host_radix_scatter<K, V>(src, m, digits[p], next[p],
+                               [&](std::int64_t to, const Rec& r) { out(lo + to, r); });
     }
   }
 }
